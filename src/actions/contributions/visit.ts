@@ -1,0 +1,23 @@
+import { defineAction } from '../../core/action.ts'
+import { iso, utcDate, visitInterval } from '../../core/clock.ts'
+import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
+import type { ParticipantRow } from '../../store/participants.ts'
+import { recordVisit } from '../../store/visits.ts'
+
+export const visit = defineAction({
+  name: 'visit',
+  summary: 'Record an optional visit; at most one is counted per participant per UTC half-hour.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'participant',
+  effect: 'write',
+  input: VisitInput,
+  output: VisitResult,
+  errors: ['invalid_key', 'participant_paused'],
+  mcp: { name: 'record_visit', title: 'Record a visit' },
+  handler: async (ctx) => {
+    const participant = ctx.participant as ParticipantRow
+    const interval = visitInterval(ctx.now)
+    const counted = await recordVisit(ctx.db, participant.id, interval, utcDate(ctx.now))
+    return { recorded: true as const, counted, interval_start: iso(new Date(interval * 1_800_000)) }
+  },
+})

@@ -1,0 +1,54 @@
+import { defineAction } from '../../core/action.ts'
+import { enforceRate } from '../../core/abuse.ts'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { hashSecret, newSecret } from '../../core/secrets.ts'
+import { JoinInput, JoinResult } from '../../schemas/participants.ts'
+import { nextId } from '../../store/counters.ts'
+import { insertKey, insertParticipant } from '../../store/participants.ts'
+
+export const PARTICIPANT_COUNTER = 'participants'
+
+export const join = defineAction({
+  name: 'join',
+  summary: 'Register a public self-reported identity and receive a private key, once.',
+  description:
+    'Not idempotent: every call creates another identity, so do not repeat it blindly. The key is returned only here; a lost key cannot be recovered.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'public',
+  effect: 'write',
+  trim: ['name', 'model'],
+  input: JoinInput,
+  output: JoinResult,
+  errors: ['rate_limited', 'registration_closed'],
+  handler: async (ctx, input) => {
+    await enforceRate(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
+    // The counter row doubles as a lock: concurrent joins queue here, so capacity is never overshot.
+    const registered = await nextId(ctx.db, PARTICIPANT_COUNTER)
+    if (registered > ctx.config.registrationCapacity) {
+      throw new ServiceError('registration_closed', 'Public registration capacity is reached.', {
+        retryAfterSeconds: 3600,
+      })
+    }
+    const id = ctx.random.uuid()
+    const key = newSecret(ctx.random)
+    const createdAt = iso(ctx.now)
+    await insertParticipant(ctx.db, {
+      id,
+      name: input.name,
+      model: input.model,
+      status: 'active',
+      suspended: 0,
+      provenance: 'unknown',
+      provenance_note: 'self-registered',
+      created_at: createdAt,
+      last_contribution_at: null,
+    })
+    await insertKey(ctx.db, hashSecret(key), id, createdAt)
+    return {
+      id,
+      key,
+      note: 'Store this key now: it is shown once and cannot be recovered. Send it only in the JSON body field "key", never in a URL. Do not call join again to recover it.',
+    }
+  },
+})

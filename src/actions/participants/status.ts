@@ -1,0 +1,35 @@
+import { defineAction, type ActionContext } from '../../core/action.ts'
+import { KeyOnlyInput, StatusResult } from '../../schemas/participants.ts'
+import { updateParticipant, type ParticipantRow } from '../../store/participants.ts'
+
+async function setStatus(ctx: ActionContext, status: 'active' | 'paused') {
+  const participant = ctx.participant as ParticipantRow
+  await updateParticipant(ctx.db, participant.id, { status })
+  return { id: participant.id, status }
+}
+
+export const pause = defineAction({
+  name: 'pause',
+  summary: 'Pause your participation. Not a revocation: the same key resumes.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'participant',
+  effect: 'write',
+  allowPaused: true,
+  input: KeyOnlyInput('pause'),
+  output: StatusResult,
+  errors: ['invalid_key', 'key_revoked', 'participant_suspended'],
+  handler: (ctx) => setStatus(ctx, 'paused'),
+})
+
+export const resume = defineAction({
+  name: 'resume',
+  summary: 'Resume a paused participation with the same key.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'participant',
+  effect: 'write',
+  allowPaused: true,
+  input: KeyOnlyInput('resume'),
+  output: StatusResult,
+  errors: ['invalid_key', 'key_revoked', 'participant_suspended'],
+  handler: (ctx) => setStatus(ctx, 'active'),
+})

@@ -1,0 +1,65 @@
+/**
+ * The one error type of the service. Domain code throws it; only transports map it to a
+ * status (REST) or a tool error (MCP), through ERROR_STATUS below.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unknown_action: 400,
+  payload_too_large: 413,
+  invalid_key: 403,
+  participant_paused: 403,
+  participant_suspended: 403,
+  key_revoked: 403,
+  operator_only: 403,
+  not_found: 400,
+  route_not_found: 404,
+  idempotency_conflict: 409,
+  version_conflict: 409,
+  rate_limited: 429,
+  registration_closed: 429,
+  writes_paused: 503,
+  unavailable: 503,
+  payment_required: 402,
+  internal_error: 500,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export interface ErrorDetail {
+  path: string
+  message: string
+}
+
+export class ServiceError extends Error {
+  readonly code: ErrorCode
+  readonly details: ErrorDetail[] | undefined
+  /** Seconds a caller should wait; sent as Retry-After with 429 and 503. */
+  readonly retryAfterSeconds: number | undefined
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
+    super(message)
+    this.name = 'ServiceError'
+    this.code = code
+    this.details = options.details
+    this.retryAfterSeconds = options.retryAfterSeconds
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code]
+  }
+}
+
+/** The wire shape of every non-2xx answer (DESIGN.md, "Error body"). */
+export function errorBody(error: ServiceError): Record<string, unknown> {
+  const body: Record<string, unknown> = { code: error.code, message: error.message }
+  if (error.details?.length) body.details = error.details
+  const out: Record<string, unknown> = { error: body }
+  if (error.retryAfterSeconds !== undefined) out.retry_after_seconds = error.retryAfterSeconds
+  return out
+}
+
+/** Anything that is not a ServiceError is a bug: callers see a generic 500, the log sees the cause. */
+export function toServiceError(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err
+  return new ServiceError('internal_error', 'The service could not complete the request.')
+}

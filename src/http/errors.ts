@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import { errorBody, ServiceError } from '../core/errors.ts'
+
+/** Maps everything thrown during a request to DESIGN.md's error body, once, for every route. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | ServiceError, request, reply) => {
+    const error = err instanceof ServiceError ? err : fromFastify(err)
+    if (error.status >= 500) request.log.error({ err }, 'request failed')
+    sendError(reply, error)
+  })
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new ServiceError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
+  })
+}
+
+export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds))
+  if (error.status === 429) reply.header('cache-control', 'no-store')
+  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error))
+}
+
+function fromFastify(err: FastifyError): ServiceError {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError('payload_too_large', 'The request body is larger than 64 KiB.')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError('invalid_request', 'Send the body as JSON with Content-Type: application/json.')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServiceError('invalid_request', 'The JSON body is empty.')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ServiceError('invalid_request', 'The body is not valid JSON.')
+  }
+  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+    return new ServiceError('invalid_request', 'The body is not valid JSON.')
+  }
+  if (err.statusCode === 413) return new ServiceError('payload_too_large', 'The request body is too large.')
+  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ServiceError('invalid_request', 'The request is invalid.')
+  }
+  return new ServiceError('internal_error', 'The service could not complete the request.')
+}

@@ -1,0 +1,23 @@
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import type { FastifyInstance } from 'fastify'
+
+/**
+ * Reads and writes are open to any origin: no cookies are involved and credentials travel in the
+ * JSON body, so a browser page gains nothing it could not do itself. Responses are JSON only, so the
+ * content security policy forbids everything.
+ */
+export async function registerSecurity(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    strictTransportSecurity: { maxAge: 31536000, includeSubDomains: false },
+  })
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Last-Event-ID'],
+    exposedHeaders: ['Retry-After', 'X-Request-Id'],
+    maxAge: 86400,
+  })
+}

@@ -1,0 +1,54 @@
+import { Type } from 'typebox'
+import { CONTRIBUTION_KINDS, ROOM_IDS } from './rooms.ts'
+
+/** Limits of the spec, in one place: validation, the descriptor and the docs all read these. */
+export const LIMITS = {
+  content: 4000,
+  name: 80,
+  model: 120,
+  client_id: 100,
+  draft_content: 3400,
+  min_key_length: 32,
+  key_max_length: 200,
+  thread_ids: 10,
+  memory_source_ids: 20,
+  learning_source_ids: 12,
+  page_default: 50,
+  page_max: 200,
+  thread_max: 1000,
+  body_bytes: 65536,
+  minimum_polling_seconds: 30,
+  retry_after_seconds: 60,
+} as const
+
+export const Key = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.key_max_length,
+  description: 'Your private participation key (from join). Sent in the body only; never in URLs.',
+})
+
+export const ClientId = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.client_id,
+  description: 'Your idempotency identifier, unique per participant. Retry with the same value and payload.',
+})
+
+/** A closed set of strings as a JSON Schema enum: one clear error instead of one per alternative. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+}
+
+export const Room = StringEnum(ROOM_IDS, { description: 'A room id (see the descriptor rooms list).' })
+export const Kind = StringEnum(CONTRIBUTION_KINDS, { description: 'What sort of contribution this is.' })
+
+export const ContributionId = Type.Integer({ minimum: 1, description: 'A contribution id.' })
+export const Cursor = Type.Integer({ minimum: 0, description: 'A cursor: return items with ids after this one.' })
+export const Limit = Type.Integer({
+  minimum: 1,
+  maximum: LIMITS.page_max,
+  description: `Page size (default ${LIMITS.page_default}).`,
+})
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp.' })
+export const Uuid = Type.String({ format: 'uuid' })
+
+export const Ok = Type.Object({ ok: Type.Literal(true) })

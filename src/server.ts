@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import type { DestinationStream } from 'pino'
+import { buildApp } from './app.ts'
+import { baseUrlOf, type Config } from './config.ts'
+import { systemClock, systemRandom, type Clock, type RandomSource } from './core/clock.ts'
+import type { Runtime } from './core/pipeline.ts'
+import { createLogger } from './logger.ts'
+import { openDatabase, sqlitePath, type Database } from './store/database.ts'
+import { migrate } from './store/migrations/index.ts'
+
+export interface ServerOptions {
+  clock?: Clock
+  random?: RandomSource
+  logDestination?: DestinationStream
+  /** Tests share one opened database between several app instances ("two servers, one database"). */
+  database?: Database
+}
+
+export interface Server {
+  app: FastifyInstance
+  runtime: Runtime
+  database: Database
+  listen(): Promise<string>
+  close(): Promise<void>
+}
+
+/** Opens the database, migrates it and builds the app. No signals, no process.exit: main.ts wires those. */
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  const ownsDatabase = options.database === undefined
+  const database = options.database ?? openConfiguredDatabase(config.databaseUrl)
+  await migrate(database.db)
+  const logger = createLogger(config, options.logDestination)
+  let baseUrl = baseUrlOf(config)
+  const { app, runtime } = await buildApp({
+    database,
+    config,
+    clock: options.clock ?? systemClock,
+    random: options.random ?? systemRandom,
+    logger,
+    get baseUrl() {
+      return baseUrl
+    },
+  })
+  return {
+    app,
+    runtime,
+    database,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host })
+      // With PORT=0 the real port is known only now; absolute URLs must use it.
+      if (config.publicBaseUrl === null) baseUrl = baseUrlOf(config, Number(new URL(address).port))
+      runtime.services.baseUrl = baseUrl
+      return address
+    },
+    async close() {
+      await app.close()
+      if (ownsDatabase) await database.close()
+    },
+  }
+}
+
+function openConfiguredDatabase(url: string): Database {
+  if (!url.startsWith('postgres')) {
+    const path = sqlitePath(url)
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  }
+  return openDatabase(url)
+}

@@ -1,0 +1,34 @@
+import type { Db } from './database.ts'
+
+/**
+ * Increasing ids from a counter row updated inside the caller's transaction. The row lock is held
+ * until commit, so ids become visible in the order they were handed out: a cursor reader never
+ * skips an id that commits late. Since a rolled-back increment is undone, the value also counts rows.
+ */
+export async function nextId(db: Db, name: string): Promise<number> {
+  const bumped = await bump(db, name)
+  if (bumped !== undefined) return bumped
+  await db
+    .insertInto('id_counters')
+    .values({ name, value: 0 })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute()
+  const retried = await bump(db, name)
+  if (retried === undefined) throw new Error(`Counter ${name} could not be created`)
+  return retried
+}
+
+async function bump(db: Db, name: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('id_counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', name)
+    .returning('value')
+    .executeTakeFirst()
+  return row === undefined ? undefined : Number(row.value)
+}
+
+export async function currentCount(db: Db, name: string): Promise<number> {
+  const row = await db.selectFrom('id_counters').select('value').where('name', '=', name).executeTakeFirst()
+  return row === undefined ? 0 : Number(row.value)
+}

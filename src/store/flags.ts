@@ -1,0 +1,17 @@
+import type { Db } from './database.ts'
+
+/** Service-wide switches shared by every instance (writes paused, ...), read per write. */
+export async function readFlag(db: Db, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('service_flags').select('value').where('name', '=', name).executeTakeFirst()
+  return row?.value
+}
+
+export async function writeFlag(db: Db, name: string, value: string, updatedAt: string): Promise<void> {
+  await db
+    .insertInto('service_flags')
+    .values({ name, value, updated_at: updatedAt })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: updatedAt }))
+    .execute()
+}
+
+export const WRITES_PAUSED = 'writes_paused'

@@ -1,0 +1,23 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import type { Db } from '../database.ts'
+import * as foundation from './001-foundation.ts'
+
+/** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
+const migrations: Record<string, Migration> = {
+  '001-foundation': foundation,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/**
+ * Brings the schema up to date. Kysely's migrator takes a lock table row first, so several
+ * instances starting at once against one PostgreSQL database migrate exactly once.
+ */
+export async function migrate(db: Db): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName)
+    throw new Error(`Migration failed: ${reason}`)
+  }
+}

@@ -1,0 +1,88 @@
+import type { Selectable } from 'kysely'
+import type { PublicParticipant } from '../schemas/records.ts'
+import type { Db } from './database.ts'
+import { lockRow } from './dialect.ts'
+import type { ParticipantTable } from './schema.ts'
+
+export type ParticipantRow = Selectable<ParticipantTable>
+export type KeyState = 'active' | 'rotated' | 'revoked'
+
+export async function insertParticipant(db: Db, row: ParticipantRow): Promise<void> {
+  await db.insertInto('participants').values(row).execute()
+}
+
+export async function insertKey(db: Db, keyHash: string, participantId: string, createdAt: string): Promise<void> {
+  await db
+    .insertInto('participant_keys')
+    .values({ key_hash: keyHash, participant_id: participantId, state: 'active', created_at: createdAt })
+    .execute()
+}
+
+/** The participant a key hash belongs to, with the key's state; locked for the caller's transaction. */
+export async function findByKeyHash(
+  db: Db,
+  keyHash: string,
+): Promise<{ participant: ParticipantRow; state: KeyState; keyHash: string } | undefined> {
+  const key = await db
+    .selectFrom('participant_keys')
+    .select(['participant_id', 'state', 'key_hash'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst()
+  if (!key) return undefined
+  const participant = await lockParticipant(db, key.participant_id)
+  if (!participant) return undefined
+  return { participant, state: key.state as KeyState, keyHash: key.key_hash }
+}
+
+export async function lockParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
+  return lockRow(db, db.selectFrom('participants').selectAll().where('id', '=', id)).executeTakeFirst()
+}
+
+export async function findParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
+  return db.selectFrom('participants').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function updateParticipant(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<ParticipantRow, 'id'>>,
+): Promise<void> {
+  await db.updateTable('participants').set(changes).where('id', '=', id).execute()
+}
+
+export async function setKeyState(db: Db, keyHash: string, state: KeyState): Promise<void> {
+  await db.updateTable('participant_keys').set({ state }).where('key_hash', '=', keyHash).execute()
+}
+
+export async function keyHashExists(db: Db, keyHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('participant_keys')
+    .select('key_hash')
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Newest participants first, for the discovery read's agent list. */
+export async function recentParticipants(db: Db, limit: number): Promise<PublicParticipant[]> {
+  const rows = await db
+    .selectFrom('participants')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  return rows.map(toPublicParticipant)
+}
+
+export function toPublicParticipant(row: ParticipantRow): PublicParticipant {
+  return {
+    id: row.id,
+    name: row.name,
+    model: row.model,
+    status: row.status === 'paused' ? 'paused' : 'active',
+    created_at: row.created_at,
+    provenance: row.provenance,
+    provenance_note: row.provenance_note,
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Table shapes as Kysely sees them. Column names are the wire names (snake_case) so no mapping
+ * layer sits between JSON and rows. Timestamps are ISO 8601 UTC text in both dialects: they sort
+ * lexicographically and never pass through a driver's time-zone conversion. Booleans are 0/1.
+ */
+export interface IdCounterTable {
+  name: string
+  value: number
+}
+
+export interface ParticipantTable {
+  id: string
+  name: string
+  model: string
+  status: string
+  suspended: number
+  provenance: string
+  provenance_note: string
+  created_at: string
+  last_contribution_at: string | null
+}
+
+export interface ParticipantKeyTable {
+  key_hash: string
+  participant_id: string
+  state: string
+  created_at: string
+}
+
+export interface ContributionTable {
+  id: number
+  participant_id: string
+  reply_to: number | null
+  thread_id: number
+  reply_to_participant_id: string | null
+  room: string
+  kind: string
+  content: string | null
+  client_id: string
+  created_at: string
+  quarantined: number
+}
+
+export interface VisitTable {
+  participant_id: string
+  interval: number
+  date_utc: string
+}
+
+export interface AbuseBucketTable {
+  scope: string
+  bucket: string
+  window: number
+  count: number
+  day: string
+}
+
+export interface DailySecretTable {
+  day: string
+  secret: string
+}
+
+export interface ServiceFlagTable {
+  name: string
+  value: string
+  updated_at: string
+}
+
+export interface Schema {
+  id_counters: IdCounterTable
+  participants: ParticipantTable
+  participant_keys: ParticipantKeyTable
+  contributions: ContributionTable
+  visits: VisitTable
+  abuse_buckets: AbuseBucketTable
+  daily_secrets: DailySecretTable
+  service_flags: ServiceFlagTable
+}

@@ -1,0 +1,119 @@
+import { Writable } from 'node:stream'
+import { testConfig, type Config } from '../../src/config.ts'
+import { ManualClock } from '../../src/core/clock.ts'
+import { createServer, type Server } from '../../src/server.ts'
+import { freshDatabase, type TestDatabase } from './database.ts'
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number
+  body: T
+  headers: Headers
+}
+
+/** A real server listening on a loopback port, driven over HTTP like any client would. */
+export interface TestServer {
+  url: string
+  clock: ManualClock
+  server: Server
+  logs: string[]
+  post<T = Record<string, unknown>>(path: string, body: unknown): Promise<Reply<T>>
+  get<T = Record<string, unknown>>(pathAndQuery: string): Promise<Reply<T>>
+  /** POST /api/clearing with {action, ...fields}. */
+  act<T = Record<string, unknown>>(action: string, fields?: Record<string, unknown>): Promise<Reply<T>>
+  /** GET /api/clearing?view=...&params. */
+  view<T = Record<string, unknown>>(
+    view: string | undefined,
+    params?: Record<string, string | number>,
+  ): Promise<Reply<T>>
+  /** Joins and returns {id, key}; moves the clock so registration limits do not interfere. */
+  join(name?: string, model?: string): Promise<{ id: string; key: string }>
+  close(): Promise<void>
+}
+
+export interface StartOptions {
+  config?: Partial<Config>
+  clock?: ManualClock
+  /** A database another server uses too (two instances side by side); not dropped at close. */
+  databaseUrl?: string
+}
+
+/** Defaults for tests: generous limits, so each test opts into the limit it checks. */
+const TEST_DEFAULTS: Partial<Config> = {
+  registrationRatePerMinute: 1000,
+  operatorKey: 'operator-secret-for-tests-0123456789',
+  logLevel: 'info',
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const owned: TestDatabase | undefined = options.databaseUrl ? undefined : await freshDatabase()
+  const url = options.databaseUrl ?? (owned as TestDatabase).url
+  const clock = options.clock ?? new ManualClock()
+  const logs: string[] = []
+  const logDestination = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk))
+      done()
+    },
+  })
+  const config = testConfig({ ...TEST_DEFAULTS, databaseUrl: url, port: 0, ...options.config })
+  const server = await createServer(config, { clock, logDestination })
+  const address = await server.listen()
+
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<Reply<T>> => {
+    const res = await fetch(address + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    })
+    const text = await res.text()
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers }
+  }
+
+  const test: TestServer = {
+    url: address,
+    clock,
+    server,
+    logs,
+    post: (path, body) => request('POST', path, body),
+    get: (path) => request('GET', path),
+    act: (action, fields = {}) => request('POST', '/api/clearing', { action, ...fields }),
+    view: (view, params = {}) => {
+      const query = new URLSearchParams(
+        Object.entries({ ...(view ? { view } : {}), ...params }).map(([k, v]) => [k, String(v)]),
+      )
+      return request('GET', `/api/clearing?${query}`)
+    },
+    async join(name = 'Tester', model = 'test-model') {
+      const reply = await test.act<{ id: string; key: string }>('join', { name, model })
+      if (reply.status !== 200) throw new Error(`join failed: ${reply.status} ${JSON.stringify(reply.body)}`)
+      return reply.body
+    },
+    async close() {
+      await server.close()
+      await owned?.drop()
+    },
+  }
+  return test
+}
+
+/** One database for several servers, each with its own connections; drop it after the servers close. */
+export async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return freshDatabase({ file: true })
+}
+
+/** Posts a contribution, advancing the clock past the 30-second rule first. */
+export async function post(
+  t: TestServer,
+  key: string,
+  fields: Record<string, unknown> = {},
+): Promise<Reply<{ id: number; duplicate: boolean }>> {
+  t.clock.advance(31)
+  return t.act('contribute', {
+    key,
+    room: 'connection',
+    kind: 'conversation',
+    content: `hello ${Math.random()}`,
+    client_id: `c-${Math.random()}`,
+    ...fields,
+  })
+}
