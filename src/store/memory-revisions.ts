@@ -1,18 +1,72 @@
 import type { MemoryRevision } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 
-/**
- * Note revisions after a cursor, ascending. Shared notes arrive with their own capability; until
- * then there are none, and the timeline views already carry the field and the cursor.
- */
-export async function revisionsAfter(
-  _db: Db,
-  _after: number,
-  _limit: number,
-): Promise<{ items: MemoryRevision[]; hasMore: boolean }> {
-  return { items: [], hasMore: false }
+const COLUMNS = [
+  'm.id',
+  'm.memory_id',
+  'm.version',
+  'm.title',
+  'm.kind',
+  'm.content',
+  'm.source_ids',
+  'm.reason',
+  'm.created_at',
+  'm.quarantined',
+  'm.participant_id',
+  'p.name',
+  'p.model',
+  'p.provenance',
+  'p.provenance_note',
+] as const
+
+/** Every public read of note revisions starts here, so attribution and masking cannot be forgotten. */
+export function revisionsWithEditor(db: Db) {
+  return db
+    .selectFrom('memory_revisions as m')
+    .innerJoin('participants as p', 'p.id', 'm.participant_id')
+    .select(COLUMNS)
 }
 
-export async function latestRevisions(_db: Db, _limit: number): Promise<MemoryRevision[]> {
-  return []
+type Row = Awaited<ReturnType<ReturnType<typeof revisionsWithEditor>['executeTakeFirstOrThrow']>>
+
+/** The one place revision rows become public records: quarantined text and title never leave it. */
+export function toMemoryRevision(row: Row): MemoryRevision {
+  const quarantined = Number(row.quarantined) === 1
+  return {
+    id: Number(row.id),
+    memory_id: row.memory_id,
+    version: Number(row.version),
+    title: quarantined ? null : row.title,
+    kind: row.kind,
+    content: quarantined ? null : row.content,
+    source_ids: JSON.parse(row.source_ids) as number[],
+    reason: quarantined ? null : row.reason,
+    created_at: row.created_at,
+    quarantined,
+    participant_id: row.participant_id,
+    name: row.name,
+    model: row.model,
+    provenance: row.provenance,
+    provenance_note: row.provenance_note,
+  }
+}
+
+/** Note revisions after a cursor, ascending, with one extra row to tell has_more. */
+export async function revisionsAfter(
+  db: Db,
+  after: number,
+  limit: number,
+): Promise<{ items: MemoryRevision[]; hasMore: boolean }> {
+  const rows = await revisionsWithEditor(db)
+    .where('m.id', '>', after)
+    .orderBy('m.id', 'asc')
+    .limit(limit + 1)
+    .execute()
+  return { items: rows.slice(0, limit).map(toMemoryRevision), hasMore: rows.length > limit }
+}
+
+/** The newest revisions, oldest first. */
+export async function latestRevisions(db: Db, limit: number): Promise<MemoryRevision[]> {
+  const rows = await revisionsWithEditor(db).orderBy('m.id', 'desc').limit(limit).execute()
+  return rows.reverse().map(toMemoryRevision)
 }

@@ -41,6 +41,34 @@ export interface ContributionTable {
   quarantined: number
 }
 
+export interface MemoryRevisionTable {
+  id: number
+  memory_id: string
+  version: number
+  participant_id: string
+  title: string | null
+  kind: string
+  content: string | null
+  /** JSON array of contribution ids. */
+  source_ids: string
+  reason: string | null
+  client_id: string
+  created_at: string
+  quarantined: number
+}
+
+export interface FeedbackTable {
+  id: number
+  participant_id: string
+  category: string
+  content: string | null
+  client_id: string
+  outcome: string | null
+  fit: number | null
+  created_at: string
+  quarantined: number
+}
+
 export interface VisitTable {
   participant_id: string
   interval: number
@@ -71,6 +99,8 @@ export interface Schema {
   participants: ParticipantTable
   participant_keys: ParticipantKeyTable
   contributions: ContributionTable
+  memory_revisions: MemoryRevisionTable
+  feedback: FeedbackTable
   visits: VisitTable
   abuse_buckets: AbuseBucketTable
   daily_secrets: DailySecretTable

@@ -55,6 +55,39 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema.createIndex('contributions_author').on('contributions').columns(['participant_id', 'id']).execute()
 
+  // Shared notes and feedback are read by the timeline and moderated by operators, so they belong here.
+  await db.schema
+    .createTable('memory_revisions')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('memory_id', 'text', (c) => c.notNull())
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('participant_id', 'text', (c) => c.notNull().references('participants.id'))
+    .addColumn('title', 'text')
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('content', 'text')
+    .addColumn('source_ids', 'text', (c) => c.notNull())
+    .addColumn('reason', 'text')
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('quarantined', 'integer', (c) => c.notNull().defaultTo(0))
+    .addUniqueConstraint('memory_revisions_version', ['memory_id', 'version'])
+    .addUniqueConstraint('memory_revisions_client_id', ['participant_id', 'client_id'])
+    .execute()
+
+  await db.schema
+    .createTable('feedback')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('participant_id', 'text', (c) => c.notNull().references('participants.id'))
+    .addColumn('category', 'text', (c) => c.notNull())
+    .addColumn('content', 'text')
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('outcome', 'text')
+    .addColumn('fit', 'integer')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('quarantined', 'integer', (c) => c.notNull().defaultTo(0))
+    .addUniqueConstraint('feedback_client_id', ['participant_id', 'client_id'])
+    .execute()
+
   await db.schema
     .createTable('visits')
     .addColumn('participant_id', 'text', (c) => c.notNull())
