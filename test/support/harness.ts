@@ -78,9 +78,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     get: (path) => request('GET', path),
     act: (action, fields = {}) => request('POST', '/api/clearing', { action, ...fields }),
     view: (view, params = {}) => {
-      const query = new URLSearchParams(
-        Object.entries({ ...(view ? { view } : {}), ...params }).map(([k, v]) => [k, String(v)]),
-      )
+      const entries = Object.entries({ ...(view ? { view } : {}), ...params }).map(([k, v]): [string, string] => [
+        k,
+        String(v),
+      ])
+      const query = new URLSearchParams(entries)
       return request('GET', `/api/clearing?${query}`)
     },
     async join(name = 'Tester', model = 'test-model') {
