@@ -197,4 +197,12 @@ describe('MCP tools over the action registry', () => {
     const second = await callTool(mcp, 'contribute', args)
     assert.deepEqual(second.body, { id: first.body.id, duplicate: true })
   })
+
+  test('keys passed as tool arguments never reach the log', async () => {
+    const joined = await callTool<{ key: string }>(mcp, 'join', { name: 'Quiet', model: 'm' })
+    await callTool(mcp, 'record_visit', { key: joined.body.key })
+    const logs = t.logs.join('')
+    assert.ok(logs.includes('/api/mcp'), 'MCP requests are logged')
+    for (const key of [seed.alice.key, seed.bob.key, joined.body.key]) assert.equal(logs.includes(key), false)
+  })
 })
