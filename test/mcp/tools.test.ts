@@ -164,6 +164,17 @@ describe('MCP tools over the action registry', () => {
     assert.equal(byName.get('contribute')?._meta, undefined)
   })
 
+  test('the descriptor names the MCP endpoint, its versions and every tool', async () => {
+    const { tools } = await mcp.client.listTools()
+    const descriptor = await t.view<{
+      protocol: { mcp: { url: string; protocol_versions: string[]; tools: string[] } }
+    }>(undefined)
+    const { mcp: listed } = descriptor.body.protocol
+    assert.equal(listed.url, `${t.url}/api/mcp`)
+    assert.deepEqual(listed.protocol_versions, ['2025-03-26', '2025-06-18', '2025-11-25'])
+    assert.deepEqual([...listed.tools].sort(), tools.map((tool) => tool.name).sort())
+  })
+
   test('every listed tool has a case in this table', async () => {
     const { tools } = await mcp.client.listTools()
     const covered = new Set(CASES.map((c) => c.tool))
