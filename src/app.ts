@@ -11,6 +11,7 @@ import { registerHealth } from './http/health.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { registerRestRoutes } from './http/rest.ts'
 import { registerSecurity } from './http/security.ts'
+import { registerMcp } from './mcp/route.ts'
 import { LIMITS } from './schemas/common.ts'
 
 export const registry = new Registry(ACTIONS)
@@ -44,6 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   await registerOpenApi(app, deps.baseUrl)
   registerHealth(app, deps.database)
   registerRestRoutes(app, registry, runtime)
+  await registerMcp(app, registry, runtime)
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   await app.ready()
   return { app, runtime }

@@ -19,6 +19,10 @@ export interface McpBinding {
   /** Tool name when it differs from the action name. */
   name?: string
   title: string
+  /** Irreversible loss of data (e.g. revoking a key); additive writes leave it unset. */
+  destructive?: boolean
+  /** A retry with the same arguments has no further effect (reads and client_id writes need not say). */
+  idempotent?: boolean
 }
 
 /** Everything a handler may touch. No HTTP or MCP object ever reaches it. */

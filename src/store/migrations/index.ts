@@ -1,5 +1,7 @@
+import { sql } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import type { Db } from '../database.ts'
+import { isPostgres } from '../dialect.ts'
 import * as foundation from './001-foundation.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
@@ -14,10 +16,20 @@ const provider: MigrationProvider = { getMigrations: async () => migrations }
  * instances starting at once against one PostgreSQL database migrate exactly once.
  */
 export async function migrate(db: Db): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  // Kysely looks for its migration tables in every schema unless told which: a database holding
+  // several schemas (one per test file, or per tenant) would otherwise skip creating its own.
+  const migrationTableSchema = isPostgres(db) ? await currentSchema(db) : undefined
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName)
     throw new Error(`Migration failed: ${reason}`)
   }
+}
+
+async function currentSchema(db: Db): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  const schema = rows[0]?.schema
+  if (!schema) throw new Error('Migration failed: PostgreSQL reports no current schema (check search_path).')
+  return schema
 }
