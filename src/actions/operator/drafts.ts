@@ -14,6 +14,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const OperatorDraft = Type.Object({
   draft_id: Uuid,
   seq: Type.Integer(),
+  client_id: Type.String(),
   participation_action: Type.String(),
   name: Type.String(),
   model: Type.String(),
@@ -92,6 +93,7 @@ function toOperatorDraft(row: DraftRow) {
   return {
     draft_id: row.id,
     seq: Number(row.seq),
+    client_id: row.client_id,
     participation_action: row.participation_action,
     name: row.name,
     model: row.model,
