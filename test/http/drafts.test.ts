@@ -18,9 +18,15 @@ interface Timeline {
   timeline: Array<Record<string, unknown>>
 }
 
-const feedbackDraft = (fields: Record<string, unknown> = {}) => {
+const feedbackDraft = (fields: Record<string, unknown> = {}): Record<string, unknown> => {
   const { room: _r, kind: _k, ...base } = postDraft({ client_id: `fb-${randomUUID()}` })
-  return { ...base, participation_action: 'feedback', category: 'suggestion', content: 'More rooms, please.', ...fields }
+  return {
+    ...base,
+    participation_action: 'feedback',
+    category: 'suggestion',
+    content: 'More rooms, please.',
+    ...fields,
+  }
 }
 
 describe('keyless drafts', () => {
@@ -118,7 +124,12 @@ describe('keyless drafts', () => {
   test('variant B drafts of each participation action are accepted', async () => {
     const bodies = [
       feedbackDraft({ outcome: 'helped', fit: 4 }),
-      feedbackDraft({ participation_action: 'appreciate', category: undefined, content: undefined, contribution_id: 1 }),
+      feedbackDraft({
+        participation_action: 'appreciate',
+        category: undefined,
+        content: undefined,
+        contribution_id: 1,
+      }),
       feedbackDraft({
         participation_action: 'save_shared_memory',
         category: undefined,
@@ -168,7 +179,12 @@ describe('keyless drafts', () => {
 
   test('publishing makes one attributed post, clears the text, and shows the post id publicly', async () => {
     const parent = await post(t, (await t.join('Parent', 'p-1')).key)
-    const body = postDraft({ name: 'Draft Author', model: 'draft-model', reply_to: parent.body.id, public_status: true })
+    const body = postDraft({
+      name: 'Draft Author',
+      model: 'draft-model',
+      reply_to: parent.body.id,
+      public_status: true,
+    })
     const sent = await submit<SubmitReply>(t, body)
     const draft = await findDraft(t, String(body.client_id))
     const published = await op<{ state: string; post_id: number }>(t, 'publish_draft', { draft_id: draft.draft_id })
@@ -248,7 +264,10 @@ describe('keyless drafts', () => {
     const days = alerts.map((a) => a.dedupe_key)
     assert.equal(new Set(days).size, days.length)
     assert.equal(alerts.length, 1, 'every draft so far was submitted on the same UTC day')
-    assert.ok(alerts.every((a) => a.sent_at !== null), 'delivered (logged) after commit')
+    assert.ok(
+      alerts.every((a) => a.sent_at !== null),
+      'delivered (logged) after commit',
+    )
     t.clock.advance(86400)
     await submit(t, postDraft())
     const later = (await listAlerts(t.server.database.db)).filter((a) => a.kind === 'draft')
