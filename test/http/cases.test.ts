@@ -215,3 +215,23 @@ describe('privacy requests', () => {
     assert.ok(alerts.some((a) => a.kind === 'privacy' && a.reference === access.body.case_id))
   })
 })
+
+describe('alert delivery failures', () => {
+  test('an unreachable SMTP server leaves the alert queued and the intake succeeds', async () => {
+    const t = await startServer({
+      config: { smtpUrl: 'smtp://127.0.0.1:1', alertEmailTo: 'ops@example.org' },
+    })
+    try {
+      const filed = await t.act<Receipt>('report_content', report({ explanation: 'smtp-canary' }))
+      assert.equal(filed.status, 200)
+      const [alert] = await listAlerts(t.server.database.db)
+      assert.equal(alert?.reference, filed.body.case_id)
+      assert.equal(alert?.sent_at, null)
+      assert.equal(alert?.claimed_at, null, 'released for the next try')
+      assert.ok(t.logs.join('').includes('operator alert not delivered'))
+      assert.ok(!t.logs.join('').includes('smtp-canary'))
+    } finally {
+      await t.close()
+    }
+  })
+})
