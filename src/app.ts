@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { ACTIONS } from './actions/index.ts'
 import type { Services } from './core/action.ts'
+import { createAlerts } from './core/alerts.ts'
 import { buildDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
 import { Registry } from './core/registry.ts'
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   const services: Services = {
     baseUrl: deps.baseUrl,
     descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl)),
+    alerts: createAlerts(deps),
   }
   const runtime: Runtime = { ...deps, services }
 

@@ -8,6 +8,21 @@ import { pause, resume } from './participants/status.ts'
 import { readDiscovery } from './views/discovery.ts'
 import { readThread } from './views/thread.ts'
 import { readArrival, readHistory } from './views/timeline.ts'
+import { privacyRequest, privacyStatus, reportContent, reportStatus } from './cases/intake.ts'
+import { readDrafts } from './drafts/read.ts'
+import { submitDraft } from './drafts/submit.ts'
+import { decidePrivacyRequest, decideReport, listPrivacyRequests, listReports } from './operator/cases.ts'
+import { listDrafts, publishDraft, rejectDraft } from './operator/drafts.ts'
+import {
+  pauseWrites,
+  quarantine,
+  reinstateParticipant,
+  release,
+  resumeWrites,
+  setProvenance,
+  suspendParticipant,
+} from './operator/moderation.ts'
+import { listAuditLog, runMaintenanceAction } from './operator/service.ts'
 
 /**
  * The one explicit list of actions. REST dispatch, MCP tools, /openapi.json and the descriptor are
@@ -27,4 +42,26 @@ export const ACTIONS = [
   readHistory,
   readThread,
   readReturns,
+  reportContent,
+  reportStatus,
+  privacyRequest,
+  privacyStatus,
+  submitDraft,
+  readDrafts,
+  listDrafts,
+  publishDraft,
+  rejectDraft,
+  quarantine,
+  release,
+  suspendParticipant,
+  reinstateParticipant,
+  pauseWrites,
+  resumeWrites,
+  setProvenance,
+  listReports,
+  decideReport,
+  listPrivacyRequests,
+  decidePrivacyRequest,
+  runMaintenanceAction,
+  listAuditLog,
 ] as unknown as readonly AnyAction[]

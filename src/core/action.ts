@@ -2,6 +2,7 @@ import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../store/database.ts'
 import type { ParticipantRow } from '../store/participants.ts'
+import type { Alerts } from './alerts.ts'
 import type { RandomSource } from './clock.ts'
 import type { ErrorCode } from './errors.ts'
 
@@ -45,6 +46,8 @@ export interface Services {
   baseUrl: string
   /** The protocol descriptor, generated from the registry (see core/descriptor.ts). */
   descriptor: () => Record<string, unknown>
+  /** Delivers queued operator alerts (reference only); call through onCommit after queueing. */
+  alerts: Alerts
 }
 
 export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSchema> {

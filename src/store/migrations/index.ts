@@ -3,10 +3,12 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Db } from '../database.ts'
 import { isPostgres } from '../dialect.ts'
 import * as foundation from './001-foundation.ts'
+import * as operatorsDraftsReports from './003-operators-drafts-reports.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
+  '003-operators-drafts-reports': operatorsDraftsReports,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
