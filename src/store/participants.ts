@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
+import { isPostgres, lockRow } from './dialect.ts'
 import type { ParticipantTable } from './schema.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
@@ -18,20 +18,24 @@ export async function insertKey(db: Db, keyHash: string, participantId: string, 
     .execute()
 }
 
-/** The participant a key hash belongs to, with the key's state; locked for the caller's transaction. */
+/**
+ * The participant a key hash belongs to, with the key's state, in one query; on PostgreSQL the
+ * participant row is locked for the caller's transaction, which serializes one participant's writes.
+ */
 export async function findByKeyHash(
   db: Db,
   keyHash: string,
 ): Promise<{ participant: ParticipantRow; state: KeyState; keyHash: string } | undefined> {
-  const key = await db
-    .selectFrom('participant_keys')
-    .select(['participant_id', 'state', 'key_hash'])
-    .where('key_hash', '=', keyHash)
-    .executeTakeFirst()
-  if (!key) return undefined
-  const participant = await lockParticipant(db, key.participant_id)
-  if (!participant) return undefined
-  return { participant, state: key.state as KeyState, keyHash: key.key_hash }
+  const query = db
+    .selectFrom('participant_keys as k')
+    .innerJoin('participants as p', 'p.id', 'k.participant_id')
+    .selectAll('p')
+    .select(['k.state as key_state', 'k.key_hash as key_hash'])
+    .where('k.key_hash', '=', keyHash)
+  const row = await (isPostgres(db) ? query.forUpdate('p') : query).executeTakeFirst()
+  if (!row) return undefined
+  const { key_state, key_hash, ...participant } = row
+  return { participant, state: key_state as KeyState, keyHash: key_hash }
 }
 
 export async function lockParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
