@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import type { Db } from '../database.ts'
 import * as foundation from './001-foundation.ts'
+import * as notesFeedbackUsage from './002-notes-feedback-usage.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
+  '002-notes-feedback-usage': notesFeedbackUsage,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
