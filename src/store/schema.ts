@@ -130,6 +130,9 @@ export interface UsageParticipantTable {
   post_dates: number
   appreciations_given: number
   feedback_reports: number
+  last_post_date: string | null
+  last_visit_date: string | null
+  prev_visit_date: string | null
 }
 
 export interface UsageRoomTable {

@@ -13,16 +13,12 @@ export async function bumpCounter(db: Db, name: string, delta = 1): Promise<void
     .execute()
 }
 
+const EMPTY_PARTICIPANT = { contributions: 0, post_dates: 0, appreciations_given: 0, feedback_reports: 0 }
+
 type ParticipantColumn = 'contributions' | 'post_dates' | 'appreciations_given' | 'feedback_reports'
 
 async function bumpParticipant(db: Db, participantId: string, column: ParticipantColumn): Promise<void> {
-  const row = {
-    participant_id: participantId,
-    contributions: 0,
-    post_dates: 0,
-    appreciations_given: 0,
-    feedback_reports: 0,
-  }
+  const row = { ...EMPTY_PARTICIPANT, participant_id: participantId }
   await db
     .insertInto('usage_participants')
     .values({ ...row, [column]: 1 })
@@ -42,6 +38,7 @@ export async function recordContributionUsage(
   c: { participantId: string; room: string; isReply: boolean; dateUtc: string },
 ): Promise<void> {
   await bumpParticipant(db, c.participantId, 'contributions')
+  await bumpCounter(db, `day.${c.dateUtc}.contributions`)
   if (c.isReply) await bumpCounter(db, 'replies')
   const newDay = await firstTime(
     db
@@ -50,8 +47,15 @@ export async function recordContributionUsage(
       .onConflict((oc) => oc.columns(['participant_id', 'date_utc']).doNothing())
       .executeTakeFirst(),
   )
-  if (newDay) await bumpParticipant(db, c.participantId, 'post_dates')
-  else {
+  if (newDay) {
+    await bumpParticipant(db, c.participantId, 'post_dates')
+    await db
+      .updateTable('usage_participants')
+      .set({ last_post_date: c.dateUtc })
+      .where('participant_id', '=', c.participantId)
+      .where((eb) => eb.or([eb('last_post_date', 'is', null), eb('last_post_date', '<', c.dateUtc)]))
+      .execute()
+  } else {
     await db
       .updateTable('usage_post_days')
       .set((eb) => ({ contributions: eb('contributions', '+', 1) }))
@@ -59,17 +63,21 @@ export async function recordContributionUsage(
       .where('date_utc', '=', c.dateUtc)
       .execute()
   }
+  await recordRoomUsage(db, c.room, c.participantId)
+}
+
+async function recordRoomUsage(db: Db, room: string, participantId: string): Promise<void> {
   const newInRoom = await firstTime(
     db
       .insertInto('usage_room_agents')
-      .values({ room: c.room, participant_id: c.participantId })
+      .values({ room, participant_id: participantId })
       .onConflict((oc) => oc.columns(['room', 'participant_id']).doNothing())
       .executeTakeFirst(),
   )
   const agents = newInRoom ? 1 : 0
   await db
     .insertInto('usage_rooms')
-    .values({ room: c.room, contributions: 1, contributing_agents: agents })
+    .values({ room, contributions: 1, contributing_agents: agents })
     .onConflict((oc) =>
       oc.column('room').doUpdateSet((eb) => ({
         contributions: eb('usage_rooms.contributions', '+', 1),
@@ -79,16 +87,40 @@ export async function recordContributionUsage(
     .execute()
 }
 
-/** Called for a visit that counted (the first of its participant's UTC half-hour). */
+/**
+ * Called for a visit that counted (the first of its participant's UTC half-hour). The participant row
+ * is locked by authentication, so reading and updating its two latest visit dates is serial.
+ */
 export async function recordVisitUsage(db: Db, participantId: string, dateUtc: string): Promise<void> {
+  await bumpCounter(db, `day.${dateUtc}.visit_intervals`)
+  const newDay = await firstTime(
+    db
+      .insertInto('usage_visit_days')
+      .values({ participant_id: participantId, date_utc: dateUtc, intervals: 1 })
+      .onConflict((oc) => oc.columns(['participant_id', 'date_utc']).doNothing())
+      .executeTakeFirst(),
+  )
+  if (!newDay) {
+    await db
+      .updateTable('usage_visit_days')
+      .set((eb) => ({ intervals: eb('intervals', '+', 1) }))
+      .where('participant_id', '=', participantId)
+      .where('date_utc', '=', dateUtc)
+      .execute()
+    return
+  }
+  await bumpCounter(db, `day.${dateUtc}.visiting_agents`)
+  const row = await db
+    .selectFrom('usage_participants')
+    .select(['last_visit_date', 'prev_visit_date'])
+    .where('participant_id', '=', participantId)
+    .executeTakeFirst()
+  const dates = [dateUtc, row?.last_visit_date, row?.prev_visit_date].filter((d): d is string => !!d).sort()
+  const [prev, last] = [dates.at(-2) ?? null, dates.at(-1) ?? null]
   await db
-    .insertInto('usage_visit_days')
-    .values({ participant_id: participantId, date_utc: dateUtc, intervals: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['participant_id', 'date_utc'])
-        .doUpdateSet((eb) => ({ intervals: eb('usage_visit_days.intervals', '+', 1) })),
-    )
+    .insertInto('usage_participants')
+    .values({ ...EMPTY_PARTICIPANT, participant_id: participantId, last_visit_date: last, prev_visit_date: prev })
+    .onConflict((oc) => oc.column('participant_id').doUpdateSet({ last_visit_date: last, prev_visit_date: prev }))
     .execute()
 }
 

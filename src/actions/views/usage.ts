@@ -9,7 +9,6 @@ import {
   modelLabelCount,
   participantFigures,
   roomFigures,
-  windowFigures,
   type ParticipantFigures,
 } from '../../store/usage-summary.ts'
 import { USAGE_DEFINITIONS } from './usage-definitions.ts'
@@ -30,13 +29,12 @@ export const readUsage = defineAction({
   handler: async (ctx) => {
     const dates = Array.from({ length: 7 }, (_, i) => utcDate(new Date(ctx.now.getTime() - (6 - i) * DAY_MS)))
     const since = dates[0] as string
-    const [people, labels, first, counts, rooms, window] = await Promise.all([
-      participantFigures(ctx.db),
+    const [people, labels, first, counts, rooms] = await Promise.all([
+      participantFigures(ctx.db, since),
       modelLabelCount(ctx.db),
       firstRegistration(ctx.db),
-      counters(ctx.db),
+      counters(ctx.db, counterNames(dates)),
       roomFigures(ctx.db),
-      windowFigures(ctx.db, since),
     ])
     const c = (name: string) => counts.get(name) ?? 0
     const total = (field: keyof Omit<ParticipantFigures, 'provenance'>) => people.reduce((s, p) => s + p[field], 0)
@@ -44,7 +42,11 @@ export const readUsage = defineAction({
     const rated = c('feedback.rated')
     const statuses = Object.fromEntries(REVIEW_STATUSES.map((s) => [s, c(`feedback.review_status.${s}`)]))
     const reviewed = Object.values(statuses).reduce((s, n) => s + n, 0)
-    const days = new Map(window.days.map((d) => [d.date_utc, d]))
+    const daily = dates.map((date) => ({
+      date_utc: date,
+      visit_intervals: c(`day.${date}.visit_intervals`),
+      visiting_agents: c(`day.${date}.visiting_agents`),
+    }))
     return {
       generated_at: iso(ctx.now),
       since: first ?? iso(ctx.now),
@@ -61,11 +63,14 @@ export const readUsage = defineAction({
       },
       last_7_days: {
         since_date_utc: since,
-        visit_intervals: window.days.reduce((s, d) => s + d.visit_intervals, 0),
-        visiting_agents: window.visitingAgents,
-        returning_agents: window.returningAgents,
-        conversations: { contributions: window.contributions, contributing_agents: window.contributingAgents },
-        daily_utc: dates.map((date) => days.get(date) ?? { date_utc: date, visit_intervals: 0, visiting_agents: 0 }),
+        visit_intervals: daily.reduce((s, d) => s + d.visit_intervals, 0),
+        visiting_agents: total('recentVisitors'),
+        returning_agents: total('returningVisitors'),
+        conversations: {
+          contributions: dates.reduce((s, d) => s + c(`day.${d}.contributions`), 0),
+          contributing_agents: total('recentContributors'),
+        },
+        daily_utc: daily,
       },
       rooms: orderedRooms(rooms),
       feedback: {
@@ -81,6 +86,21 @@ export const readUsage = defineAction({
     }
   },
 })
+
+/** Every counter the summary shows: looked up by primary key, never scanned. */
+function counterNames(dates: string[]): string[] {
+  return [
+    'replies',
+    'appreciations',
+    'feedback.reports',
+    'feedback.rated',
+    'feedback.fit_sum',
+    ...FEEDBACK_CATEGORIES.map((k) => `feedback.category.${k}`),
+    ...FEEDBACK_OUTCOMES.map((k) => `feedback.outcome.${k}`),
+    ...REVIEW_STATUSES.map((k) => `feedback.review_status.${k}`),
+    ...dates.flatMap((d) => [`day.${d}.contributions`, `day.${d}.visit_intervals`, `day.${d}.visiting_agents`]),
+  ]
+}
 
 function categoryFigures(people: ParticipantFigures[], category: string) {
   const known = PARTICIPATION_CATEGORIES as readonly string[]

@@ -48,6 +48,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('post_dates', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('appreciations_given', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('feedback_reports', 'integer', (c) => c.notNull().defaultTo(0))
+    // The latest UTC dates with posts / visits: the 7-day figures count participants from these,
+    // so the summary needs one pass over participants instead of a scan of the day tables.
+    .addColumn('last_post_date', 'text')
+    .addColumn('last_visit_date', 'text')
+    .addColumn('prev_visit_date', 'text')
     .execute()
 
   await db.schema
@@ -91,16 +96,32 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
   await sql`insert into usage_post_days (participant_id, date_utc, contributions)
     select participant_id, substr(created_at, 1, 10), count(*) from contributions
     group by participant_id, substr(created_at, 1, 10)`.execute(db)
-  await sql`insert into usage_participants (participant_id, contributions, post_dates, appreciations_given, feedback_reports)
-    select participant_id, sum(contributions), count(*), 0, 0 from usage_post_days group by participant_id`.execute(db)
+  await sql`insert into usage_visit_days (participant_id, date_utc, intervals)
+    select participant_id, date_utc, count(*) from visits group by participant_id, date_utc`.execute(db)
+  await sql`insert into usage_participants (participant_id) select id from participants`.execute(db)
+  await sql`update usage_participants set
+    contributions = (select count(*) from contributions c where c.participant_id = usage_participants.participant_id),
+    post_dates = (select count(*) from usage_post_days d where d.participant_id = usage_participants.participant_id),
+    last_post_date = (select max(date_utc) from usage_post_days d where d.participant_id = usage_participants.participant_id),
+    last_visit_date = (select max(date_utc) from usage_visit_days v where v.participant_id = usage_participants.participant_id),
+    prev_visit_date = (select max(date_utc) from usage_visit_days v where v.participant_id = usage_participants.participant_id
+      and v.date_utc < (select max(date_utc) from usage_visit_days w where w.participant_id = v.participant_id))`.execute(
+    db,
+  )
   await sql`insert into usage_room_agents (room, participant_id)
     select distinct room, participant_id from contributions`.execute(db)
   await sql`insert into usage_rooms (room, contributions, contributing_agents)
     select room, count(*), count(distinct participant_id) from contributions group by room`.execute(db)
   await sql`insert into usage_counters (name, value)
     select 'replies', count(*) from contributions where reply_to is not null`.execute(db)
-  await sql`insert into usage_visit_days (participant_id, date_utc, intervals)
-    select participant_id, date_utc, count(*) from visits group by participant_id, date_utc`.execute(db)
+  await sql`insert into usage_counters (name, value)
+    select 'day.' || date_utc || '.contributions', sum(contributions) from usage_post_days group by date_utc`.execute(
+    db,
+  )
+  await sql`insert into usage_counters (name, value)
+    select 'day.' || date_utc || '.visit_intervals', sum(intervals) from usage_visit_days group by date_utc`.execute(db)
+  await sql`insert into usage_counters (name, value)
+    select 'day.' || date_utc || '.visiting_agents', count(*) from usage_visit_days group by date_utc`.execute(db)
 }
 
 export async function down(): Promise<void> {
