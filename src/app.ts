@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { ACTIONS } from './actions/index.ts'
 import type { Services } from './core/action.ts'
+import { createAlerts } from './core/alerts.ts'
 import { buildDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
 import { Registry } from './core/registry.ts'
@@ -11,6 +12,7 @@ import { registerHealth } from './http/health.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { registerRestRoutes } from './http/rest.ts'
 import { registerSecurity } from './http/security.ts'
+import { registerMcp } from './mcp/route.ts'
 import { LIMITS } from './schemas/common.ts'
 
 export const registry = new Registry(ACTIONS)
@@ -36,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   const services: Services = {
     baseUrl: deps.baseUrl,
     descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl)),
+    alerts: createAlerts(deps),
   }
   const runtime: Runtime = { ...deps, services }
 
@@ -44,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   await registerOpenApi(app, deps.baseUrl)
   registerHealth(app, deps.database)
   registerRestRoutes(app, registry, runtime)
+  await registerMcp(app, registry, runtime)
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   await app.ready()
   return { app, runtime }

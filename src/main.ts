@@ -1,3 +1,5 @@
+import { maintenanceCommand } from './cli/maintenance.ts'
+import { operatorCommand } from './cli/operator.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { createServer } from './server.ts'
 import { openDatabase } from './store/database.ts'
@@ -6,6 +8,8 @@ import { migrate } from './store/migrations/index.ts'
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   serve,
   migrate: migrateOnly,
+  operator: operatorCommand,
+  maintenance: maintenanceCommand,
 }
 
 async function serve(): Promise<void> {

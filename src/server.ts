@@ -6,6 +6,7 @@ import { buildApp } from './app.ts'
 import { baseUrlOf, type Config } from './config.ts'
 import { systemClock, systemRandom, type Clock, type RandomSource } from './core/clock.ts'
 import type { Runtime } from './core/pipeline.ts'
+import { startMaintenanceTimer } from './core/maintenance-timer.ts'
 import { createLogger } from './logger.ts'
 import { openDatabase, sqlitePath, type Database } from './store/database.ts'
 import { migrate } from './store/migrations/index.ts'
@@ -43,6 +44,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       return baseUrl
     },
   })
+  const stopMaintenance = startMaintenanceTimer(runtime, logger)
   return {
     app,
     runtime,
@@ -55,6 +57,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       return address
     },
     async close() {
+      stopMaintenance()
       await app.close()
       if (ownsDatabase) await database.close()
     },

@@ -22,6 +22,21 @@ import { readLessons } from './views/lessons.ts'
 import { readPolicy } from './views/policy.ts'
 import { readComputeJar, readTipJar } from './views/tip-jar.ts'
 import { readUsage } from './views/usage.ts'
+import { privacyRequest, privacyStatus, reportContent, reportStatus } from './cases/intake.ts'
+import { readDrafts } from './drafts/read.ts'
+import { submitDraft } from './drafts/submit.ts'
+import { decidePrivacyRequest, decideReport, listPrivacyRequests, listReports } from './operator/cases.ts'
+import { listDrafts, publishDraft, rejectDraft } from './operator/drafts.ts'
+import {
+  pauseWrites,
+  quarantine,
+  reinstateParticipant,
+  release,
+  resumeWrites,
+  setProvenance,
+  suspendParticipant,
+} from './operator/moderation.ts'
+import { listAuditLog, runMaintenanceAction } from './operator/service.ts'
 
 /**
  * The one explicit list of actions. REST dispatch, MCP tools, /openapi.json and the descriptor are
@@ -56,4 +71,26 @@ export const ACTIONS = [
   readComputeJar,
   readFeed,
   readConnections,
+  reportContent,
+  reportStatus,
+  privacyRequest,
+  privacyStatus,
+  submitDraft,
+  readDrafts,
+  listDrafts,
+  publishDraft,
+  rejectDraft,
+  quarantine,
+  release,
+  suspendParticipant,
+  reinstateParticipant,
+  pauseWrites,
+  resumeWrites,
+  setProvenance,
+  listReports,
+  decideReport,
+  listPrivacyRequests,
+  decidePrivacyRequest,
+  runMaintenanceAction,
+  listAuditLog,
 ] as unknown as readonly AnyAction[]

@@ -2,6 +2,7 @@ import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../store/database.ts'
 import type { ParticipantRow } from '../store/participants.ts'
+import type { Alerts } from './alerts.ts'
 import type { RandomSource } from './clock.ts'
 import type { ErrorCode } from './errors.ts'
 
@@ -19,6 +20,10 @@ export interface McpBinding {
   /** Tool name when it differs from the action name. */
   name?: string
   title: string
+  /** Irreversible loss of data (e.g. revoking a key); additive writes leave it unset. */
+  destructive?: boolean
+  /** A retry with the same arguments has no further effect (reads and client_id writes need not say). */
+  idempotent?: boolean
 }
 
 /** Everything a handler may touch. No HTTP or MCP object ever reaches it. */
@@ -41,6 +46,8 @@ export interface Services {
   baseUrl: string
   /** The protocol descriptor, generated from the registry (see core/descriptor.ts). */
   descriptor: () => Record<string, unknown>
+  /** Delivers queued operator alerts (reference only); call through onCommit after queueing. */
+  alerts: Alerts
 }
 
 export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSchema> {

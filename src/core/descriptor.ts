@@ -5,6 +5,8 @@ import { CONTRIBUTION_KINDS, DEFAULT_ROOM, ROOMS } from '../schemas/rooms.ts'
 
 export const PROTOCOL_VERSION = '0.12'
 export const OPENAPI_VERSION = '1.2.0'
+/** MCP protocol versions the spec requires (Versioning, 4); the SDK negotiates them at initialize. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const
 
 const AUTH_RULES = [
   'Reading needs no account or key, over REST, the feed and MCP.',
@@ -52,10 +54,18 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
       effect: def.effect,
       summary: def.summary,
       ...(def.description ? { description: def.description } : {}),
+      ...(def.mcp ? { mcp_tool: def.mcp.name ?? def.name } : {}),
       input_schema: def.input,
       output_schema: def.output,
       errors: def.errors,
     })),
+    mcp: {
+      url: `${baseUrl}/api/mcp`,
+      transport: 'Streamable HTTP, stateless: POST only, JSON responses, no session.',
+      protocol_versions: MCP_PROTOCOL_VERSIONS,
+      tools: registry.all.flatMap(({ def }) => (def.mcp ? [def.mcp.name ?? def.name] : [])),
+      credentials: 'Tool arguments key and review_key; never headers or URLs.',
+    },
     rooms: ROOMS,
     default_room: DEFAULT_ROOM,
     kinds: CONTRIBUTION_KINDS,

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   unavailable: 503,
   payment_required: 402,
   internal_error: 500,
+  state_conflict: 409,
+  invalid_receipt: 403,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

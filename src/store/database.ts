@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { Schema } from './schema.ts'
 
@@ -35,8 +35,31 @@ function openSqlite(path: string): Database {
   raw.pragma('synchronous = NORMAL')
   raw.pragma('busy_timeout = 5000')
   raw.pragma('foreign_keys = ON')
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) })
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) })
   return wrap(db, 'sqlite')
+}
+
+const STATEMENT_CACHE_SIZE = 1000
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing (and converting the SQL text) cost
+ * about a fifth of each request in profiles. The query builder emits the same SQL text for the same
+ * query shape, so a bounded cache of prepared statements serves nearly every call.
+ */
+function withStatementCache(raw: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>()
+  return {
+    close: () => raw.close(),
+    prepare(sql) {
+      let statement = cache.get(sql)
+      if (!statement) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear()
+        statement = raw.prepare(sql)
+        cache.set(sql, statement)
+      }
+      return statement
+    },
+  }
 }
 
 function openPostgres(url: string): Database {

@@ -158,6 +158,59 @@ export interface UsageVisitDayTable {
   intervals: number
 }
 
+export interface DraftTable {
+  id: string
+  seq: number
+  client_id: string
+  participation_action: string
+  name: string
+  model: string
+  payload: string | null
+  payload_hash: string
+  state: string
+  public_ref: string | null
+  public_author_search: number
+  post_id: number | null
+  created_at: string
+  decided_at: string | null
+}
+
+export interface OperatorAuditTable {
+  id: number
+  action: string
+  target: string | null
+  reason: string | null
+  created_at: string
+}
+
+export interface CaseTable {
+  id: string
+  seq: number
+  kind: string
+  receipt_hash: string
+  status: string
+  request_type: string
+  target_type: string | null
+  target_id: string | null
+  text: string | null
+  contact: string | null
+  decision: string | null
+  decision_note: string | null
+  created_at: string
+  decided_at: string | null
+}
+
+export interface AlertOutboxTable {
+  id: number
+  kind: string
+  reference: string
+  dedupe_key: string
+  created_at: string
+  claimed_at: string | null
+  sent_at: string | null
+  attempts: number
+}
+
 export interface Schema {
   id_counters: IdCounterTable
   participants: ParticipantTable
@@ -178,4 +231,8 @@ export interface Schema {
   usage_room_agents: UsageRoomAgentTable
   usage_post_days: UsagePostDayTable
   usage_visit_days: UsageVisitDayTable
+  drafts: DraftTable
+  operator_audit: OperatorAuditTable
+  cases: CaseTable
+  alert_outbox: AlertOutboxTable
 }

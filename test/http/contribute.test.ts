@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { ROOM_IDS, CONTRIBUTION_KINDS } from '../../src/schemas/rooms.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
+
+type ErrorReply = {
+  error: { code: string; message: string; details?: Array<{ path: string }> }
+  retry_after_seconds?: number
+}
+type Timeline = {
+  timeline: Array<{ id: number; content: string | null; room: string; kind: string; reply_to: number | null }>
+}
 
 describe('contribute', () => {
   let t: TestServer
@@ -8,6 +17,8 @@ describe('contribute', () => {
     t = await startServer()
   })
   after(() => t.close())
+
+  const count = async () => (await t.view<{ usage: { contributions: number } }>(undefined)).body.usage.contributions
 
   test('posts, trims and reads back with attribution', async () => {
     const me = await t.join('Ada', 'model-a')
@@ -20,5 +31,185 @@ describe('contribute', () => {
     assert.equal(item?.name, 'Ada')
     assert.equal(item?.model, 'model-a')
     assert.equal(item?.provenance, 'unknown')
+    assert.equal(item?.participant_id, me.id)
+  })
+
+  test('every room and every kind of the spec is accepted', async () => {
+    const me = await t.join()
+    for (const [i, room] of ROOM_IDS.entries()) {
+      const kind = CONTRIBUTION_KINDS[i % CONTRIBUTION_KINDS.length]
+      assert.equal((await post(t, me.key, { room, kind })).status, 200, room)
+    }
+    for (const kind of CONTRIBUTION_KINDS) assert.equal((await post(t, me.key, { kind })).status, 200, kind)
+  })
+
+  test('an identical retry returns the original id with duplicate true, even inside 30 seconds', async () => {
+    const me = await t.join()
+    const fields = { content: 'once only', client_id: 'retry-1', room: 'wonder', kind: 'question' }
+    const first = await post(t, me.key, fields)
+    const before = await count()
+    const retry = await t.act('contribute', { key: me.key, ...fields, content: '  once only ' })
+    assert.equal(retry.status, 200)
+    assert.deepEqual(retry.body, { id: first.body.id, duplicate: true })
+    assert.equal(await count(), before)
+  })
+
+  test('the same client_id with a changed payload answers 409 and stores nothing', async () => {
+    const me = await t.join()
+    const first = await post(t, me.key, { content: 'original', client_id: 'same-id' })
+    const parent = await post(t, me.key)
+    for (const change of [{ content: 'edited' }, { room: 'wonder' }, { kind: 'joke' }, { reply_to: parent.body.id }]) {
+      t.clock.advance(31)
+      const reply = await t.act<ErrorReply>('contribute', {
+        key: me.key,
+        room: 'connection',
+        kind: 'conversation',
+        content: 'original',
+        client_id: 'same-id',
+        ...change,
+      })
+      assert.equal(reply.status, 409, JSON.stringify(change))
+      assert.equal(reply.body.error.code, 'idempotency_conflict')
+    }
+    const thread = await t.view<{ root: { content: string } }>('thread', { contribution_id: first.body.id })
+    assert.equal(thread.body.root.content, 'original')
+  })
+
+  test('client_id is namespaced per participant', async () => {
+    const a = await t.join()
+    const b = await t.join()
+    const x = await post(t, a.key, { client_id: 'shared-name', content: 'from a' })
+    const y = await post(t, b.key, { client_id: 'shared-name', content: 'from b' })
+    assert.equal(y.status, 200)
+    assert.notEqual(x.body.id, y.body.id)
+  })
+
+  test('50 concurrent identical retries create exactly one post', async () => {
+    const me = await t.join()
+    t.clock.advance(31)
+    const before = await count()
+    const fields = { key: me.key, room: 'connection', kind: 'conversation', content: 'burst', client_id: 'burst-1' }
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => t.act<{ id: number; duplicate: boolean }>('contribute', fields)),
+    )
+    assert.ok(
+      replies.every((r) => r.status === 200),
+      JSON.stringify(replies.find((r) => r.status !== 200)?.body),
+    )
+    assert.equal(new Set(replies.map((r) => r.body.id)).size, 1)
+    assert.equal(replies.filter((r) => !r.body.duplicate).length, 1)
+    assert.equal(await count(), before + 1)
+  })
+
+  test('a second contribution within 30 seconds answers 429 with Retry-After >= 60; after 30 s it is accepted', async () => {
+    const me = await t.join()
+    assert.equal((await post(t, me.key)).status, 200)
+    t.clock.advance(29)
+    const refused = await t.act<ErrorReply>('contribute', {
+      key: me.key,
+      room: 'connection',
+      kind: 'conversation',
+      content: 'too soon',
+      client_id: 'soon',
+    })
+    assert.equal(refused.status, 429)
+    assert.equal(refused.body.error.code, 'rate_limited')
+    assert.ok(Number(refused.headers.get('retry-after')) >= 60)
+    assert.ok((refused.body.retry_after_seconds ?? 0) >= 60)
+    t.clock.advance(1)
+    const accepted = await t.act('contribute', {
+      key: me.key,
+      room: 'connection',
+      kind: 'conversation',
+      content: 'now',
+      client_id: 'soon',
+    })
+    assert.equal(accepted.status, 200, 'the refused attempt was not charged and its client_id is free')
+  })
+
+  test('concurrent distinct posts from one participant: exactly one is accepted', async () => {
+    const me = await t.join()
+    t.clock.advance(31)
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.act('contribute', {
+          key: me.key,
+          room: 'connection',
+          kind: 'conversation',
+          content: `c${i}`,
+          client_id: `par-${i}`,
+        }),
+      ),
+    )
+    assert.equal(replies.filter((r) => r.status === 200).length, 1)
+    assert.equal(replies.filter((r) => r.status === 429).length, 9)
+  })
+
+  test('replies: reply_to must exist; a reply joins the conversation of its parent', async () => {
+    const a = await t.join()
+    const b = await t.join()
+    const root = await post(t, a.key, { content: 'root' })
+    const reply = await post(t, b.key, { content: 'reply', reply_to: root.body.id })
+    const nested = await post(t, a.key, { content: 'nested', reply_to: reply.body.id })
+    assert.equal(nested.status, 200)
+    const thread = await t.view<{ thread_id: number; contributions: Array<{ id: number }> }>('thread', {
+      contribution_id: nested.body.id,
+    })
+    assert.equal(thread.body.thread_id, root.body.id)
+    assert.deepEqual(
+      thread.body.contributions.map((c) => c.id),
+      [root.body.id, reply.body.id, nested.body.id],
+    )
+    const missing = await post(t, a.key, { reply_to: 999999 })
+    assert.equal(missing.status, 400)
+    assert.equal((missing.body as unknown as ErrorReply).error.code, 'not_found')
+  })
+
+  test('bounds and strictness: each violation is 400 and nothing is stored', async () => {
+    const me = await t.join()
+    const before = await count()
+    const base = { key: me.key, room: 'connection', kind: 'conversation', content: 'ok', client_id: 'bounds' }
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['content over 4000', { content: 'x'.repeat(4001) }, '/content'],
+      ['empty content after trimming', { content: '   \n ' }, '/content'],
+      ['client_id over 100', { client_id: 'c'.repeat(101) }, '/client_id'],
+      ['unknown room', { room: 'kitchen' }, '/room'],
+      ['unknown kind', { kind: 'rant' }, '/kind'],
+      ['extra property', { mood: 'happy' }, '/mood'],
+      ['reply_to zero', { reply_to: 0 }, '/reply_to'],
+      ['reply_to as text', { reply_to: '5' }, '/reply_to'],
+      ['content as number', { content: 5 }, '/content'],
+    ]
+    for (const [label, change, path] of cases) {
+      t.clock.advance(31)
+      const reply = await t.act<ErrorReply>('contribute', { ...base, ...change })
+      assert.equal(reply.status, 400, label)
+      assert.equal(reply.body.error.code, 'invalid_request', label)
+      assert.ok(
+        reply.body.error.details?.some((d) => d.path === path),
+        `${label}: ${JSON.stringify(reply.body)}`,
+      )
+    }
+    for (const missing of ['room', 'kind', 'content', 'client_id']) {
+      const fields: Record<string, unknown> = { ...base }
+      delete fields[missing]
+      const reply = await t.act<ErrorReply>('contribute', fields)
+      assert.equal(reply.status, 400, missing)
+    }
+    assert.equal(await count(), before)
+    t.clock.advance(31)
+    assert.equal(
+      (await t.act('contribute', { ...base, content: 'y'.repeat(4000) })).status,
+      200,
+      'exactly 4000 is fine',
+    )
+  })
+
+  test('the content limit counts characters, not bytes', async () => {
+    const me = await t.join()
+    const reply = await post(t, me.key, { content: 'é'.repeat(4000) })
+    assert.equal(reply.status, 200)
+    const history = await t.view<Timeline>('history', { after: reply.body.id - 1, limit: 1 })
+    assert.equal(history.body.timeline[0]?.content?.length, 4000)
   })
 })

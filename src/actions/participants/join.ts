@@ -21,6 +21,7 @@ export const join = defineAction({
   input: JoinInput,
   output: JoinResult,
   errors: ['rate_limited', 'registration_closed'],
+  mcp: { title: 'Join Clearing' },
   handler: async (ctx, input) => {
     await enforceRate(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
     // The counter row doubles as a lock: concurrent joins queue here, so capacity is never overshot.

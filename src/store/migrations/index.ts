@@ -4,11 +4,13 @@ import type { Db } from '../database.ts'
 import { isPostgres } from '../dialect.ts'
 import * as foundation from './001-foundation.ts'
 import * as notesFeedbackUsage from './002-notes-feedback-usage.ts'
+import * as operatorsDraftsReports from './003-operators-drafts-reports.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
   '002-notes-feedback-usage': notesFeedbackUsage,
+  '003-operators-drafts-reports': operatorsDraftsReports,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
@@ -18,8 +20,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations }
  * instances starting at once against one PostgreSQL database migrate exactly once.
  */
 export async function migrate(db: Db): Promise<void> {
-  // Kysely looks for its tables in every schema unless told one; pin it to ours, so databases that
-  // share a PostgreSQL server by schema (search_path) never see each other's migration tables.
+  // Kysely looks for its migration tables in every schema unless told which: a database holding
+  // several schemas (one per test file, or per tenant) would otherwise skip creating its own.
   const migrationTableSchema = isPostgres(db) ? await currentSchema(db) : undefined
   const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
@@ -31,5 +33,7 @@ export async function migrate(db: Db): Promise<void> {
 
 async function currentSchema(db: Db): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
-  return rows[0]?.schema ?? 'public'
+  const schema = rows[0]?.schema
+  if (!schema) throw new Error('Migration failed: PostgreSQL reports no current schema (check search_path).')
+  return schema
 }

@@ -1,0 +1,90 @@
+import { defineAction } from '../../core/action.ts'
+import { enforceRate } from '../../core/abuse.ts'
+import { queueAlert } from '../../core/alerts.ts'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { hashSecret } from '../../core/secrets.ts'
+import { SubmitDraftInput, SubmitDraftResult, type ActionDraft, type PostDraft } from '../../schemas/drafts.ts'
+import { nextId } from '../../store/counters.ts'
+import { findDraftByClientId, insertDraftIfNew, type DraftRow, type DraftState } from '../../store/drafts.ts'
+
+export const DRAFT_COUNTER = 'drafts'
+/** The variant A drafts propose a contribution; publishers are keyed by this name. */
+export const POST_DRAFT_ACTION = 'contribute'
+const DRAFTS_PER_MINUTE = 30
+
+const NOTE =
+  'Received privately. Nothing is public until an operator reviews and publishes it; no identity was created. ' +
+  'Pending drafts expire after 30 days. Retry only with the same client_id and the same payload.'
+
+export const submitDraft = defineAction({
+  name: 'submit_draft',
+  summary: 'Submit a private draft to the operator-reviewed inbox, without an account or key.',
+  description:
+    'Variant A proposes a new post (room, kind, content); variant B another participation action ' +
+    '(participation_action feedback, appreciate or save_shared_memory). Nothing becomes public until an operator ' +
+    'publishes it. An identical retry (same client_id and payload) returns the same draft; a changed payload answers 409.',
+  http: { method: 'POST', path: '/api/drafts' },
+  auth: 'public',
+  effect: 'write',
+  trim: ['name', 'model', 'content', 'title', 'reason'],
+  input: SubmitDraftInput,
+  output: SubmitDraftResult,
+  errors: ['invalid_request', 'idempotency_conflict', 'rate_limited', 'writes_paused'],
+  handler: async (ctx, input) => {
+    const payload = normalize(input)
+    const payloadHash = hashSecret(JSON.stringify(payload, Object.keys(payload).sort()))
+    const existing = await findDraftByClientId(ctx.db, input.client_id)
+    if (existing) return retried(existing, payloadHash)
+    await enforceRate(ctx, 'draft', DRAFTS_PER_MINUTE, 60)
+    const id = ctx.random.uuid()
+    const publicRef = payload.public_status ? `drf_${ctx.random.bytes(16).toString('base64url')}` : null
+    const inserted = await insertDraftIfNew(ctx.db, {
+      id,
+      seq: await nextId(ctx.db, DRAFT_COUNTER),
+      client_id: input.client_id,
+      participation_action: 'participation_action' in input ? input.participation_action : POST_DRAFT_ACTION,
+      name: input.name,
+      model: input.model,
+      payload: JSON.stringify(payload),
+      payload_hash: payloadHash,
+      state: 'pending',
+      public_ref: publicRef,
+      public_author_search: payload.public_author_search ? 1 : 0,
+      post_id: null,
+      created_at: iso(ctx.now),
+      decided_at: null,
+    })
+    if (!inserted) {
+      // A concurrent submission with this client_id won the insert; answer as a retry of it.
+      const winner = await findDraftByClientId(ctx.db, input.client_id)
+      if (winner) return retried(winner, payloadHash)
+      throw new ServiceError('idempotency_conflict', 'This client_id is being used by another submission.')
+    }
+    await queueAlert(ctx.db, ctx.now, 'draft', id)
+    ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
+    return { state: 'pending' as const, duplicate: false, public_ref: publicRef, note: NOTE }
+  },
+})
+
+/** Defaults made explicit, so a retry that spells out `public_status: false` is still identical. */
+function normalize(input: PostDraft | ActionDraft): Record<string, unknown> {
+  const { action: _action, ...rest } = input
+  return {
+    ...rest,
+    public_status: input.public_status ?? false,
+    public_author_search: input.public_author_search ?? false,
+  }
+}
+
+function retried(existing: DraftRow, payloadHash: string) {
+  if (existing.payload_hash !== payloadHash) {
+    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different draft payload.')
+  }
+  return {
+    state: existing.state as DraftState,
+    duplicate: true,
+    public_ref: existing.public_ref,
+    note: NOTE,
+  }
+}

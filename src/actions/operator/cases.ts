@@ -1,0 +1,127 @@
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { LIMITS } from '../../schemas/common.ts'
+import {
+  CaseList,
+  CaseListInput,
+  DecidePrivacyFields,
+  DecideReportFields,
+  DecisionResult,
+} from '../../schemas/cases.ts'
+import { operatorInput } from '../../schemas/operator.ts'
+import { listCases, lockCase, updateCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
+import { quarantineNote, setQuarantined } from '../../store/moderation.ts'
+import { lockParticipant, updateParticipant } from '../../store/participants.ts'
+import type { ActionContext } from '../../core/action.ts'
+import { operatorAction } from './define.ts'
+
+/** What an erased profile field reads as: the row and its history stay, the personal label goes. */
+export const ERASED = '[erased]'
+
+const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKind) =>
+  operatorAction({
+    name,
+    summary: `Operator: ${kind === 'report' ? 'content reports' : 'privacy requests'}, oldest first, optionally by status.`,
+    input: operatorInput(name, CaseListInput),
+    output: CaseList,
+    errors: ['invalid_request'],
+    handler: async (ctx, input) => {
+      const after = input.after ?? 0
+      const limit = input.limit ?? LIMITS.page_default
+      const rows = await listCases(ctx.db, { kind, status: input.status, after, limit })
+      return { cases: rows.map(toOperatorCase), next_cursor: rows.length ? Number(rows.at(-1)?.seq) : after }
+    },
+  })
+
+export const listReports = listAction('list_reports', 'report')
+export const listPrivacyRequests = listAction('list_privacy_requests', 'privacy')
+
+export const decideReport = operatorAction({
+  name: 'decide_report',
+  summary: 'Operator: record the decision on a report; quarantine true also masks the reported item.',
+  input: operatorInput('decide_report', DecideReportFields),
+  output: DecisionResult,
+  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  handler: async (ctx, input) => {
+    const row = await openCase(ctx, input.case_id, 'report')
+    if (input.quarantine) await quarantineTarget(ctx, row)
+    await decide(ctx, row, input.decision, input.note)
+    return { case_id: row.id, status: 'decided' as const, decision: input.decision, quarantined: !!input.quarantine }
+  },
+})
+
+export const decidePrivacyRequest = operatorAction({
+  name: 'decide_privacy_request',
+  summary: 'Operator: record the outcome of a privacy request; for a granted deletion, erase the named profile fields.',
+  input: operatorInput('decide_privacy_request', DecidePrivacyFields),
+  output: DecisionResult,
+  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  handler: async (ctx, input) => {
+    const row = await openCase(ctx, input.case_id, 'privacy')
+    const erased: string[] = []
+    if (input.erase) {
+      if (row.request_type !== 'deletion' || input.decision === 'declined') {
+        throw new ServiceError('invalid_request', 'erase is only for a granted or partially granted deletion request.')
+      }
+      const participant = await lockParticipant(ctx.db, input.erase.participant_id)
+      if (!participant) throw new ServiceError('not_found', `No participant ${input.erase.participant_id}.`)
+      await updateParticipant(
+        ctx.db,
+        participant.id,
+        Object.fromEntries(input.erase.fields.map((field) => [field, ERASED])),
+      )
+      erased.push(...input.erase.fields)
+    }
+    await decide(ctx, row, input.decision, input.note)
+    return { case_id: row.id, status: 'decided' as const, decision: input.decision, erased_fields: erased }
+  },
+})
+
+async function openCase(ctx: ActionContext, id: string, kind: CaseKind): Promise<CaseRow> {
+  const row = await lockCase(ctx.db, id, kind)
+  if (!row) throw new ServiceError('not_found', `No ${kind} case ${id}.`)
+  if (row.status !== 'received') throw new ServiceError('state_conflict', `Case ${id} is already decided.`)
+  return row
+}
+
+async function decide(ctx: ActionContext, row: CaseRow, decision: string, note: string | undefined) {
+  await updateCase(ctx.db, row.id, {
+    status: 'decided',
+    decision,
+    decision_note: note ?? null,
+    decided_at: iso(ctx.now),
+  })
+}
+
+/** Masks what the report names; an agent is not content (suspend_participant handles identities). */
+async function quarantineTarget(ctx: ActionContext, row: CaseRow): Promise<void> {
+  const id = row.target_id ?? ''
+  const numeric = /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : undefined
+  let found = false
+  if (row.target_type === 'memory' && numeric === undefined) found = (await quarantineNote(ctx.db, id)) > 0
+  else if (row.target_type === 'memory' && numeric !== undefined)
+    found = await setQuarantined(ctx.db, 'memory_revision', numeric, true)
+  else if ((row.target_type === 'contribution' || row.target_type === 'feedback') && numeric !== undefined)
+    found = await setQuarantined(ctx.db, row.target_type, numeric, true)
+  else if (row.target_type === 'agent') {
+    throw new ServiceError('invalid_request', 'An agent is not content: use suspend_participant for identities.')
+  }
+  if (!found) throw new ServiceError('not_found', `The reported ${row.target_type} ${id} does not exist.`)
+}
+
+function toOperatorCase(row: CaseRow) {
+  return {
+    case_id: row.id,
+    seq: Number(row.seq),
+    status: row.status,
+    request_type: row.request_type,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    text: row.text,
+    contact: row.contact,
+    decision: row.decision,
+    decision_note: row.decision_note,
+    created_at: row.created_at,
+    decided_at: row.decided_at,
+  }
+}

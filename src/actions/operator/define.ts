@@ -1,0 +1,45 @@
+import type { Static, TSchema } from 'typebox'
+import { defineAction, type ActionContext, type ActionDef } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { insertAudit } from '../../store/audit.ts'
+import { nextId } from '../../store/counters.ts'
+
+type OperatorDef<I extends TSchema, O extends TSchema> = Omit<ActionDef<I, O>, 'http' | 'auth' | 'effect'>
+
+/**
+ * An operator action: POST /api/operator, operator_key checked by the pipeline, one transaction,
+ * and an audit row written in that same transaction, so no change goes unrecorded. Reads (lists)
+ * are audited too: operators see private text through them.
+ */
+export function operatorAction<I extends TSchema, O extends TSchema>(def: OperatorDef<I, O>): ActionDef<I, O> {
+  return defineAction({
+    ...def,
+    http: { method: 'POST', path: '/api/operator' },
+    auth: 'operator',
+    effect: 'write',
+    errors: [...new Set([...def.errors, 'operator_only' as const])],
+    handler: async (ctx: ActionContext, input: Static<I>) => {
+      const result = await def.handler(ctx, input)
+      const fields = input as Record<string, unknown>
+      await insertAudit(ctx.db, {
+        id: await nextId(ctx.db, 'operator_audit'),
+        action: def.name,
+        target: auditTarget(fields),
+        reason: textOf(fields.reason) ?? textOf(fields.note) ?? textOf(fields.decision),
+        created_at: iso(ctx.now),
+      })
+      return result
+    },
+  })
+}
+
+/** A reference to what the action touched; never content and never the operator key. */
+function auditTarget(fields: Record<string, unknown>): string | null {
+  if (typeof fields.draft_id === 'string') return `draft:${fields.draft_id}`
+  if (typeof fields.target_type === 'string') return `${fields.target_type}:${String(fields.target_id)}`
+  if (typeof fields.participant_id === 'string') return `participant:${fields.participant_id}`
+  if (typeof fields.case_id === 'string') return `case:${fields.case_id}`
+  return null
+}
+
+const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null)

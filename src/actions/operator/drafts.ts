@@ -1,0 +1,107 @@
+import { Type } from 'typebox'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { LIMITS, StringEnum, Timestamp, Uuid } from '../../schemas/common.ts'
+import { DRAFT_STATES, DraftState } from '../../schemas/drafts.ts'
+import { Paging, Reason, operatorInput } from '../../schemas/operator.ts'
+import { closeDraft, listDrafts as listDraftRows, lockDraft, type DraftRow } from '../../store/drafts.ts'
+import type { ActionContext } from '../../core/action.ts'
+import { operatorAction } from './define.ts'
+import { PUBLISHERS } from './publishers.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+
+const OperatorDraft = Type.Object({
+  draft_id: Uuid,
+  seq: Type.Integer(),
+  client_id: Type.String(),
+  participation_action: Type.String(),
+  name: Type.String(),
+  model: Type.String(),
+  payload: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'The submitted fields; null once cleared.' }),
+  ),
+  state: DraftState,
+  public_ref: Nullable(Type.String()),
+  post_id: Nullable(Type.Integer()),
+  created_at: Timestamp,
+  decided_at: Nullable(Timestamp),
+})
+
+const DraftDecision = Type.Object({ draft_id: Uuid, state: DraftState, post_id: Nullable(Type.Integer()) })
+
+export const listDrafts = operatorAction({
+  name: 'list_drafts',
+  summary: 'Operator: keyless drafts in a state (pending by default), oldest first, with their private text.',
+  input: operatorInput('list_drafts', { state: Type.Optional(StringEnum(DRAFT_STATES)), ...Paging }),
+  output: Type.Object({ drafts: Type.Array(OperatorDraft), next_cursor: Type.Integer({ minimum: 0 }) }),
+  errors: ['invalid_request'],
+  handler: async (ctx, input) => {
+    const after = input.after ?? 0
+    const rows = await listDraftRows(ctx.db, {
+      state: input.state ?? 'pending',
+      after,
+      limit: input.limit ?? LIMITS.page_default,
+    })
+    return { drafts: rows.map(toOperatorDraft), next_cursor: rows.length ? Number(rows.at(-1)?.seq) : after }
+  },
+})
+
+export const publishDraft = operatorAction({
+  name: 'publish_draft',
+  summary: 'Operator: publish a pending draft as a public record attributed to its labels; the draft text is cleared.',
+  input: operatorInput('publish_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
+  output: DraftDecision,
+  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  handler: async (ctx, input) => {
+    const draft = await pendingDraft(ctx, input.draft_id)
+    const publish = PUBLISHERS[draft.participation_action]
+    if (!publish) {
+      throw new ServiceError(
+        'state_conflict',
+        `publishing ${draft.participation_action} drafts is not available on this server yet`,
+      )
+    }
+    // Publication, state change and text clearing commit together or not at all.
+    const postId = await publish(ctx, draft, JSON.parse(draft.payload ?? '{}') as Record<string, unknown>)
+    await closeDraft(ctx.db, draft.id, { state: 'published', post_id: postId, decided_at: iso(ctx.now) })
+    return { draft_id: draft.id, state: 'published' as const, post_id: postId }
+  },
+})
+
+export const rejectDraft = operatorAction({
+  name: 'reject_draft',
+  summary: 'Operator: reject a pending draft; its text is cleared and nothing is published.',
+  input: operatorInput('reject_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
+  output: DraftDecision,
+  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  handler: async (ctx, input) => {
+    const draft = await pendingDraft(ctx, input.draft_id)
+    await closeDraft(ctx.db, draft.id, { state: 'rejected', decided_at: iso(ctx.now) })
+    return { draft_id: draft.id, state: 'rejected' as const, post_id: null }
+  },
+})
+
+async function pendingDraft(ctx: ActionContext, id: string): Promise<DraftRow> {
+  const draft = await lockDraft(ctx.db, id)
+  if (!draft) throw new ServiceError('not_found', `No draft ${id}.`)
+  if (draft.state !== 'pending') throw new ServiceError('state_conflict', `Draft ${id} is ${draft.state}, not pending.`)
+  return draft
+}
+
+function toOperatorDraft(row: DraftRow) {
+  return {
+    draft_id: row.id,
+    seq: Number(row.seq),
+    client_id: row.client_id,
+    participation_action: row.participation_action,
+    name: row.name,
+    model: row.model,
+    payload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
+    state: row.state as (typeof DRAFT_STATES)[number],
+    public_ref: row.public_ref,
+    post_id: row.post_id === null ? null : Number(row.post_id),
+    created_at: row.created_at,
+    decided_at: row.decided_at,
+  }
+}

@@ -1,0 +1,95 @@
+import { Type } from 'typebox'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import {
+  operatorInput,
+  ParticipantFields,
+  ProvenanceFields,
+  ProvenanceResult,
+  QuarantineResult,
+  Reason,
+  SuspensionResult,
+  TargetFields,
+  WritesResult,
+} from '../../schemas/operator.ts'
+import { writeFlag, WRITES_PAUSED } from '../../store/flags.ts'
+import { setQuarantined } from '../../store/moderation.ts'
+import { lockParticipant, updateParticipant } from '../../store/participants.ts'
+import type { ActionContext } from '../../core/action.ts'
+import { operatorAction } from './define.ts'
+
+const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
+  operatorAction({
+    name,
+    summary: on
+      ? 'Operator: mask a contribution, note revision or feedback in every public read (the original is kept).'
+      : 'Operator: lift a quarantine; the item reads normally again.',
+    input: operatorInput(name, TargetFields),
+    output: QuarantineResult,
+    errors: ['invalid_request', 'not_found'],
+    handler: async (ctx, input) => {
+      const found = await setQuarantined(ctx.db, input.target_type, input.target_id, on)
+      if (!found) throw new ServiceError('not_found', `No ${input.target_type} ${input.target_id}.`)
+      return { target_type: input.target_type, target_id: input.target_id, quarantined: on }
+    },
+  })
+
+export const quarantine = quarantineAction('quarantine', true)
+export const release = quarantineAction('release', false)
+
+const suspensionAction = (name: 'suspend_participant' | 'reinstate_participant', on: boolean) =>
+  operatorAction({
+    name,
+    summary: on
+      ? 'Operator: suspend a participant; every write with their key answers 403 until reinstated.'
+      : 'Operator: lift a suspension.',
+    input: operatorInput(name, ParticipantFields),
+    output: SuspensionResult,
+    errors: ['invalid_request', 'not_found'],
+    handler: async (ctx, input) => {
+      await existingParticipant(ctx, input.participant_id)
+      await updateParticipant(ctx.db, input.participant_id, { suspended: on ? 1 : 0 })
+      return { participant_id: input.participant_id, suspended: on }
+    },
+  })
+
+export const suspendParticipant = suspensionAction('suspend_participant', true)
+export const reinstateParticipant = suspensionAction('reinstate_participant', false)
+
+const writesAction = (name: 'pause_writes' | 'resume_writes', paused: boolean) =>
+  operatorAction({
+    name,
+    summary: paused
+      ? 'Operator: pause every participant and public write (503 with Retry-After); reads go on.'
+      : 'Operator: resume writes.',
+    input: operatorInput(name, { reason: Type.Optional(Reason) }),
+    output: WritesResult,
+    errors: ['invalid_request'],
+    handler: async (ctx) => {
+      await writeFlag(ctx.db, WRITES_PAUSED, String(paused), iso(ctx.now))
+      return { writes_paused: paused }
+    },
+  })
+
+export const pauseWrites = writesAction('pause_writes', true)
+export const resumeWrites = writesAction('resume_writes', false)
+
+export const setProvenance = operatorAction({
+  name: 'set_provenance',
+  summary: 'Operator: set the provenance (and optionally its note) shown on a participant and their records.',
+  input: operatorInput('set_provenance', ProvenanceFields),
+  output: ProvenanceResult,
+  errors: ['invalid_request', 'not_found'],
+  handler: async (ctx, input) => {
+    const participant = await existingParticipant(ctx, input.participant_id)
+    const note = input.provenance_note ?? participant.provenance_note
+    await updateParticipant(ctx.db, input.participant_id, { provenance: input.provenance, provenance_note: note })
+    return { participant_id: input.participant_id, provenance: input.provenance, provenance_note: note }
+  },
+})
+
+async function existingParticipant(ctx: ActionContext, id: string) {
+  const participant = await lockParticipant(ctx.db, id)
+  if (!participant) throw new ServiceError('not_found', `No participant ${id}.`)
+  return participant
+}

@@ -1,0 +1,25 @@
+import { loadConfig } from '../config.ts'
+import { createAlerts } from '../core/alerts.ts'
+import { systemClock } from '../core/clock.ts'
+import { runMaintenance } from '../core/maintenance.ts'
+import { createLogger } from '../logger.ts'
+import { openDatabase } from '../store/database.ts'
+import { migrate } from '../store/migrations/index.ts'
+
+/**
+ * `npm run maintenance`: one pass directly against DATABASE_URL, then a retry of queued operator
+ * alerts. Safe beside running servers: every step is a conditional update or delete.
+ */
+export async function maintenanceCommand(): Promise<void> {
+  const config = loadConfig()
+  const database = openDatabase(config.databaseUrl)
+  try {
+    await migrate(database.db)
+    const report = await database.transaction((tx) => runMaintenance(tx, systemClock.now()))
+    const logger = createLogger(config, process.stderr)
+    const alertsSent = await createAlerts({ database, config, logger, clock: systemClock }).deliver()
+    console.log(JSON.stringify({ ...report, alerts_sent: alertsSent }, null, 2))
+  } finally {
+    await database.close()
+  }
+}

@@ -1,0 +1,83 @@
+import nodemailer from 'nodemailer'
+import type { Logger } from 'pino'
+import type { Config } from '../config.ts'
+import type { Database, Db } from '../store/database.ts'
+import { nextId } from '../store/counters.ts'
+import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/outbox.ts'
+import type { Clock } from './clock.ts'
+import { iso, utcDate } from './clock.ts'
+
+export type AlertKind = 'draft' | 'report' | 'privacy'
+
+/** Delivers queued operator alerts; called after the intake commits and by maintenance. */
+export interface Alerts {
+  deliver(): Promise<number>
+}
+
+const CLAIM_BATCH = 50
+const STALE_CLAIM_MS = 10 * 60 * 1000
+
+/**
+ * Queues a reference-only alert inside the caller's transaction. Draft alerts are coalesced to one
+ * per UTC day, so a flood of drafts cannot flood the operators' mailbox.
+ */
+export async function queueAlert(db: Db, now: Date, kind: AlertKind, reference: string): Promise<void> {
+  const dedupeKey = kind === 'draft' ? `draft:${utcDate(now)}` : `${kind}:${reference}`
+  // Checked first so a coalesced draft alert does not consume an id.
+  if (kind === 'draft' && (await dedupeKeyTaken(db, dedupeKey))) return
+  const id = await nextId(db, 'alert_outbox')
+  await enqueueAlert(db, { id, kind, reference, dedupe_key: dedupeKey, created_at: iso(now) })
+}
+
+/** The alert line: a reference only, never the reported or drafted content. */
+export function alertText(row: Pick<AlertRow, 'kind' | 'reference'>): string {
+  switch (row.kind) {
+    case 'draft':
+      return `Keyless drafts are waiting for review (first today: draft ${row.reference}). Use list_drafts.`
+    case 'report':
+      return `A content report was filed: case ${row.reference}. Use list_reports.`
+    default:
+      return `A privacy request was filed: case ${row.reference}. Use list_privacy_requests.`
+  }
+}
+
+export function createAlerts(deps: { database: Database; config: Config; logger: Logger; clock: Clock }): Alerts {
+  const { config, logger } = deps
+  const transport = config.smtpUrl && config.alertEmailTo ? nodemailer.createTransport(config.smtpUrl) : undefined
+
+  const send = async (row: AlertRow): Promise<void> => {
+    const text = alertText(row)
+    if (!transport) {
+      logger.info({ alert: row.kind, reference: row.reference }, `operator alert: ${text}`)
+      return
+    }
+    await transport.sendMail({
+      from: config.alertEmailFrom,
+      to: config.alertEmailTo ?? undefined,
+      subject: `Clearing: ${row.kind} ${row.reference}`,
+      text,
+    })
+  }
+
+  return {
+    async deliver() {
+      const now = deps.clock.now()
+      const staleBefore = iso(new Date(now.getTime() - STALE_CLAIM_MS))
+      const db = deps.database.db
+      const rows = await claimUnsent(db, iso(now), staleBefore, CLAIM_BATCH)
+      let sent = 0
+      for (const row of rows) {
+        try {
+          await send(row)
+          await markSent(db, row.id, iso(deps.clock.now()))
+          sent++
+        } catch (err) {
+          // The alert stays queued; the next intake or maintenance run retries it.
+          logger.warn({ alert: row.kind, reference: row.reference, err: String(err) }, 'operator alert not delivered')
+          await releaseClaim(db, row.id)
+        }
+      }
+      return sent
+    },
+  }
+}

@@ -1,0 +1,32 @@
+import type { Logger } from 'pino'
+import { runMaintenance } from './maintenance.ts'
+import type { Runtime } from './pipeline.ts'
+
+/** One maintenance pass in its own transaction, then a retry of any queued operator alerts. */
+export async function maintainOnce(rt: Pick<Runtime, 'database' | 'clock' | 'services'>) {
+  const report = await rt.database.transaction((tx) => runMaintenance(tx, rt.clock.now()))
+  await rt.services.alerts.deliver()
+  return report
+}
+
+/**
+ * Runs maintenance every MAINTENANCE_INTERVAL_SECONDS inside the server (0 disables). The timer is
+ * unref'd so it never holds the process open; the returned function stops it on close.
+ */
+export function startMaintenanceTimer(rt: Runtime, logger: Logger): () => void {
+  const seconds = rt.config.maintenanceIntervalSeconds
+  if (seconds === 0) return () => {}
+  let running = false
+  const timer = setInterval(() => {
+    if (running) return
+    running = true
+    maintainOnce(rt)
+      .then((report) => logger.info({ maintenance: report }, 'maintenance ran'))
+      .catch((err: unknown) => logger.error({ err }, 'maintenance failed'))
+      .finally(() => {
+        running = false
+      })
+  }, seconds * 1000)
+  timer.unref()
+  return () => clearInterval(timer)
+}

@@ -1,0 +1,103 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import type { Runtime } from '../core/pipeline.ts'
+import type { Registry } from '../core/registry.ts'
+import { normalizeAddress } from '../http/client-address.ts'
+import { MCP_DOCS, NOT_ALLOWED_DOCS } from './docs.ts'
+import { originPolicy } from './origin.ts'
+import { createMcpServer } from './server.ts'
+import { buildTools } from './tools.ts'
+
+export const MCP_PATH = '/api/mcp'
+
+/** JSON-RPC error codes: -32700 parse error, -32000 server-defined transport error, -32603 internal. */
+function rpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', error: { code, message }, id: null })
+}
+
+/**
+ * POST /api/mcp: stateless streamable-HTTP MCP. Each request gets a fresh server and transport and
+ * keeps nothing afterwards, so any instance behind a load balancer can answer any request. Lives in
+ * its own Fastify scope so transport-level failures answer as JSON-RPC errors, not REST bodies.
+ */
+export async function registerMcp(app: FastifyInstance, registry: Registry, runtime: Runtime): Promise<void> {
+  const tools = buildTools(registry)
+  const policy = originPolicy(runtime.config, () => runtime.services.baseUrl)
+
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (policy.allows({ origin: request.headers.origin, host: request.headers.host })) return
+      return rpcError(reply, 403, -32000, 'Forbidden: this Origin or Host may not use the MCP endpoint.')
+    })
+    scope.setErrorHandler((err: FastifyError, request, reply) => transportError(err, request.log, reply))
+
+    const noValidation = {
+      validatorCompiler: () => () => true,
+      serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+    }
+
+    scope.post(MCP_PATH, { schema: MCP_DOCS, ...noValidation }, async (request, reply) => {
+      const server = createMcpServer(runtime, tools, {
+        clientAddress: normalizeAddress(request.ip),
+        log: request.log,
+      })
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      reply.raw.on('close', () => {
+        server.close().catch((err: unknown) => request.log.warn({ err }, 'closing the MCP server failed'))
+      })
+      await server.connect(transport)
+      // hijack() hands the raw response to the transport; headers set so far (CORS, security,
+      // request id) would be lost without copying them over first.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value)
+      }
+      reply.hijack()
+      try {
+        await transport.handleRequest(request.raw, reply.raw, request.body)
+      } catch (err) {
+        request.log.error({ err }, 'MCP transport failed')
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' })
+          reply.raw.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+          )
+        }
+      }
+    })
+
+    // Stateless servers open no SSE stream and hold no session to delete (MCP transports spec).
+    scope.route({
+      method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+      url: MCP_PATH,
+      schema: NOT_ALLOWED_DOCS,
+      ...noValidation,
+      handler: async (_request, reply) =>
+        rpcError(
+          reply.header('allow', 'POST'),
+          405,
+          -32000,
+          'Method not allowed: this stateless server only answers POST.',
+        ),
+    })
+  })
+}
+
+function transportError(err: FastifyError, log: FastifyInstance['log'], reply: FastifyReply): FastifyReply {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return rpcError(reply, 400, -32700, 'Parse error: the body is not valid JSON.')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return rpcError(reply, 413, -32000, 'Payload too large: the body is over 64 KiB.')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return rpcError(reply, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json.')
+  }
+  if (err instanceof SyntaxError) return rpcError(reply, 400, -32700, 'Parse error: the body is not valid JSON.')
+  const status = err.statusCode ?? 500
+  if (status >= 400 && status < 500) return rpcError(reply, status, -32000, 'Bad Request.')
+  log.error({ err }, 'MCP request failed')
+  return rpcError(reply, 500, -32603, 'Internal error')
+}

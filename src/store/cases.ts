@@ -1,0 +1,39 @@
+import type { Insertable, Selectable } from 'kysely'
+import type { Db } from './database.ts'
+import { lockRow } from './dialect.ts'
+import type { CaseTable } from './schema.ts'
+
+export type CaseRow = Selectable<CaseTable>
+export type CaseKind = 'report' | 'privacy'
+
+export async function insertCase(db: Db, row: Insertable<CaseTable>): Promise<void> {
+  await db.insertInto('cases').values(row).execute()
+}
+
+export async function findCase(db: Db, id: string, kind: CaseKind): Promise<CaseRow | undefined> {
+  return db.selectFrom('cases').selectAll().where('id', '=', id).where('kind', '=', kind).executeTakeFirst()
+}
+
+export async function lockCase(db: Db, id: string, kind: CaseKind): Promise<CaseRow | undefined> {
+  return lockRow(
+    db,
+    db.selectFrom('cases').selectAll().where('id', '=', id).where('kind', '=', kind),
+  ).executeTakeFirst()
+}
+
+export async function listCases(
+  db: Db,
+  q: { kind: CaseKind; status?: string | undefined; after: number; limit: number },
+): Promise<CaseRow[]> {
+  let query = db.selectFrom('cases').selectAll().where('kind', '=', q.kind).where('seq', '>', q.after)
+  if (q.status) query = query.where('status', '=', q.status)
+  return query.orderBy('seq', 'asc').limit(q.limit).execute()
+}
+
+export async function updateCase(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<CaseRow, 'status' | 'decision' | 'decision_note' | 'decided_at' | 'contact' | 'text'>>,
+): Promise<void> {
+  await db.updateTable('cases').set(changes).where('id', '=', id).execute()
+}

@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { after, before, describe, test } from 'node:test'
+import { listAlerts } from '../../src/store/outbox.ts'
+import { post, startServer, type TestServer } from '../support/harness.ts'
+import { op } from '../support/operator.ts'
+
+interface Receipt {
+  case_id: string
+  receipt_key: string
+}
+interface Status {
+  case_id: string
+  status: string
+  decision: string | null
+  decision_note: string | null
+}
+interface ErrorReply {
+  error: { code: string }
+}
+interface OperatorCase {
+  case_id: string
+  text: string | null
+  contact: string | null
+  status: string
+}
+
+/** Only the two fields a status read takes (the intake reply also has a note). */
+const receipt = (r: Receipt) => ({ case_id: r.case_id, receipt_key: r.receipt_key })
+
+const report = (fields: Record<string, unknown> = {}) => ({
+  target_type: 'contribution',
+  target_id: '1',
+  category: 'harassment',
+  explanation: 'report-canary-explanation',
+  contact: 'reporter@example.org',
+  good_faith: true,
+  ...fields,
+})
+
+const privacy = (fields: Record<string, unknown> = {}) => ({
+  kind: 'deletion',
+  record_ref: 'my profile',
+  contact: 'subject@example.org',
+  authority: true,
+  ...fields,
+})
+
+describe('reports', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer()
+  })
+  after(() => t.close())
+
+  test('intake returns a case and a private receipt; status needs both', async () => {
+    const me = await t.join()
+    const target = await post(t, me.key, { content: 'reported-text' })
+    const reply = await t.act<Receipt>('report_content', report({ target_id: String(target.body.id) }))
+    assert.equal(reply.status, 200)
+    assert.match(reply.body.receipt_key, /^rcpt_/)
+    const status = await t.act<Status>('report_status', receipt(reply.body))
+    assert.equal(status.status, 200)
+    assert.equal(status.body.status, 'received')
+    assert.equal(status.body.decision, null)
+    const wrong = await t.act<ErrorReply>('report_status', { case_id: reply.body.case_id, receipt_key: 'rcpt_nope' })
+    assert.equal(wrong.status, 403)
+    assert.equal(wrong.body.error.code, 'invalid_receipt')
+    const unknown = await t.act<ErrorReply>('report_status', { case_id: randomUUID(), receipt_key: 'rcpt_x' })
+    assert.equal(unknown.status, 403)
+    const asPrivacy = await t.act<ErrorReply>('privacy_status', receipt(reply.body))
+    assert.equal(asPrivacy.status, 403, 'a report is not a privacy case')
+    const stored = await t.server.database.db.selectFrom('cases').selectAll().executeTakeFirstOrThrow()
+    assert.notEqual(stored.receipt_hash, reply.body.receipt_key, 'the receipt is stored hashed')
+    assert.ok(!t.logs.join('').includes(reply.body.receipt_key), 'never logged')
+  })
+
+  const invalid: Array<[string, Record<string, unknown>]> = [
+    ['good_faith false', report({ good_faith: false })],
+    ['good_faith missing', report({ good_faith: undefined })],
+    ['an unknown category', report({ category: 'boring' })],
+    ['an unknown target type', report({ target_type: 'room' })],
+    ['an extra property', report({ key: 'clr_x' })],
+    ['an empty explanation', report({ explanation: '  ' })],
+  ]
+  for (const [name, body] of invalid) {
+    test(`rejects a report with ${name}`, async () => {
+      const count = (await op<{ cases: unknown[] }>(t, 'list_reports', { limit: 200 })).body.cases.length
+      const reply = await t.act<ErrorReply>('report_content', JSON.parse(JSON.stringify(body)))
+      assert.equal(reply.status, 400)
+      assert.equal(reply.body.error.code, 'invalid_request')
+      assert.equal((await op<{ cases: unknown[] }>(t, 'list_reports', { limit: 200 })).body.cases.length, count)
+    })
+  }
+
+  test('operators list and decide; quarantine masks the target; the reporter reads the decision', async () => {
+    const me = await t.join()
+    const target = await post(t, me.key, { content: 'to-be-masked' })
+    const filed = await t.act<Receipt>('report_content', report({ target_id: String(target.body.id) }))
+    const open = await op<{ cases: OperatorCase[] }>(t, 'list_reports', { status: 'received', limit: 200 })
+    const listed = open.body.cases.find((c) => c.case_id === filed.body.case_id)
+    assert.equal(listed?.text, 'report-canary-explanation')
+    assert.equal(listed?.contact, 'reporter@example.org')
+    assert.ok(!JSON.stringify(open.body).includes(filed.body.receipt_key))
+    const decided = await op<{ quarantined: boolean }>(t, 'decide_report', {
+      case_id: filed.body.case_id,
+      decision: 'upheld',
+      note: 'masked for harassment',
+      quarantine: true,
+    })
+    assert.equal(decided.status, 200)
+    assert.equal(decided.body.quarantined, true)
+    const thread = await t.view<{ root: { content: unknown; quarantined: boolean } }>('thread', {
+      contribution_id: target.body.id,
+    })
+    assert.equal(thread.body.root.content, null)
+    assert.equal(thread.body.root.quarantined, true)
+    const status = await t.act<Status>('report_status', receipt(filed.body))
+    assert.equal(status.body.status, 'decided')
+    assert.equal(status.body.decision, 'upheld')
+    assert.equal(status.body.decision_note, 'masked for harassment')
+    const twice = await op<ErrorReply>(t, 'decide_report', { case_id: filed.body.case_id, decision: 'no_action' })
+    assert.equal(twice.status, 409)
+  })
+
+  test('quarantining a missing target fails and leaves the case open', async () => {
+    const filed = await t.act<Receipt>('report_content', report({ target_id: '987654' }))
+    const reply = await op<ErrorReply>(t, 'decide_report', {
+      case_id: filed.body.case_id,
+      decision: 'upheld',
+      quarantine: true,
+    })
+    assert.equal(reply.body.error.code, 'not_found')
+    assert.equal((await t.act<Status>('report_status', receipt(filed.body))).body.status, 'received')
+    const agent = await t.act<Receipt>('report_content', report({ target_type: 'agent', target_id: randomUUID() }))
+    const refused = await op(t, 'decide_report', { case_id: agent.body.case_id, decision: 'upheld', quarantine: true })
+    assert.equal(refused.status, 400)
+  })
+
+  test('each report queues one reference-only alert, logged without content', async () => {
+    const filed = await t.act<Receipt>('report_content', report())
+    const alerts = await listAlerts(t.server.database.db)
+    const mine = alerts.filter((a) => a.reference === filed.body.case_id)
+    assert.equal(mine.length, 1)
+    assert.equal(mine[0]?.kind, 'report')
+    assert.ok(mine[0]?.sent_at)
+    const logged = t.logs.join('')
+    assert.ok(logged.includes(filed.body.case_id))
+    assert.ok(!logged.includes('report-canary-explanation'))
+    assert.ok(!logged.includes('reporter@example.org'))
+  })
+})
+
+describe('privacy requests', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer()
+  })
+  after(() => t.close())
+
+  test('intake, validation and status', async () => {
+    const filed = await t.act<Receipt>('privacy_request', privacy())
+    assert.equal(filed.status, 200)
+    const status = await t.act<Status>('privacy_status', receipt(filed.body))
+    assert.equal(status.body.status, 'received')
+    for (const bad of [privacy({ authority: false }), privacy({ kind: 'erase' }), privacy({ contact: undefined })]) {
+      const reply = await t.act('privacy_request', JSON.parse(JSON.stringify(bad)))
+      assert.equal(reply.status, 400)
+    }
+    const wrong = await t.act('privacy_status', { case_id: filed.body.case_id, receipt_key: 'rcpt_wrong' })
+    assert.equal(wrong.status, 403)
+  })
+
+  test('a granted deletion erases the named profile fields and keeps the records', async () => {
+    const me = await t.join('Erase Me', 'private-model')
+    const posted = await post(t, me.key, { content: 'kept for the record' })
+    const filed = await t.act<Receipt>('privacy_request', privacy({ record_ref: `participant ${me.id}` }))
+    const listed = await op<{ cases: OperatorCase[] }>(t, 'list_privacy_requests', { status: 'received' })
+    assert.ok(listed.body.cases.some((c) => c.case_id === filed.body.case_id))
+    const decided = await op<{ erased_fields: string[] }>(t, 'decide_privacy_request', {
+      case_id: filed.body.case_id,
+      decision: 'granted',
+      note: 'name and model erased',
+      erase: { participant_id: me.id, fields: ['name', 'model'] },
+    })
+    assert.equal(decided.status, 200)
+    assert.deepEqual(decided.body.erased_fields, ['name', 'model'])
+    const thread = await t.view<{ root: Record<string, unknown> }>('thread', { contribution_id: posted.body.id })
+    assert.equal(thread.body.root.name, '[erased]')
+    assert.equal(thread.body.root.model, '[erased]')
+    assert.equal(thread.body.root.content, 'kept for the record')
+    const status = await t.act<Status>('privacy_status', receipt(filed.body))
+    assert.equal(status.body.decision, 'granted')
+  })
+
+  test('erase is refused for requests that are not deletions, and for declined ones', async () => {
+    const me = await t.join()
+    const access = await t.act<Receipt>('privacy_request', privacy({ kind: 'access' }))
+    const refused = await op(t, 'decide_privacy_request', {
+      case_id: access.body.case_id,
+      decision: 'granted',
+      erase: { participant_id: me.id, fields: ['name'] },
+    })
+    assert.equal(refused.status, 400)
+    const deletion = await t.act<Receipt>('privacy_request', privacy())
+    const declined = await op(t, 'decide_privacy_request', {
+      case_id: deletion.body.case_id,
+      decision: 'declined',
+      erase: { participant_id: me.id, fields: ['name'] },
+    })
+    assert.equal(declined.status, 400)
+    const plain = await op(t, 'decide_privacy_request', { case_id: access.body.case_id, decision: 'granted' })
+    assert.equal(plain.status, 200)
+    const alerts = await listAlerts(t.server.database.db)
+    assert.ok(alerts.some((a) => a.kind === 'privacy' && a.reference === access.body.case_id))
+  })
+})
+
+describe('alert delivery failures', () => {
+  test('an unreachable SMTP server leaves the alert queued and the intake succeeds', async () => {
+    const t = await startServer({
+      config: { smtpUrl: 'smtp://127.0.0.1:1', alertEmailTo: 'ops@example.org' },
+    })
+    try {
+      const filed = await t.act<Receipt>('report_content', report({ explanation: 'smtp-canary' }))
+      assert.equal(filed.status, 200)
+      const [alert] = await listAlerts(t.server.database.db)
+      assert.equal(alert?.reference, filed.body.case_id)
+      assert.equal(alert?.sent_at, null)
+      assert.equal(alert?.claimed_at, null, 'released for the next try')
+      assert.ok(t.logs.join('').includes('operator alert not delivered'))
+      assert.ok(!t.logs.join('').includes('smtp-canary'))
+    } finally {
+      await t.close()
+    }
+  })
+})

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { ManualClock } from '../../src/core/clock.ts'
+import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+
+type ErrorReply = { error: { code: string } }
+
+describe('two instances side by side on one database behave as one service', () => {
+  let a: TestServer
+  let b: TestServer
+  let database: Awaited<ReturnType<typeof sharedDatabase>>
+  const clock = new ManualClock()
+
+  before(async () => {
+    database = await sharedDatabase()
+    const config = { registrationRatePerMinute: 4, registrationCapacity: 6 }
+    a = await startServer({ databaseUrl: database.url, clock, config })
+    b = await startServer({ databaseUrl: database.url, clock, config })
+  })
+  after(async () => {
+    await a.close()
+    await b.close()
+    await database.drop()
+  })
+
+  test('registration rate and capacity are shared', async () => {
+    clock.set('2026-04-01T08:00:01Z')
+    const first = await Promise.all([a, b, a, b, a, b].map((s, i) => s.act('join', { name: `p${i}`, model: 'm' })))
+    assert.equal(first.filter((r) => r.status === 200).length, 4, 'one budget of 4 per minute across both')
+    clock.advance(60)
+    const second = await Promise.all(
+      [a, b, a, b].map((s, i) => s.act<ErrorReply>('join', { name: `q${i}`, model: 'm' })),
+    )
+    assert.equal(second.filter((r) => r.status === 200).length, 2, 'capacity 6 across both')
+    assert.ok(second.filter((r) => r.status === 429).every((r) => r.body.error.code === 'registration_closed'))
+  })
+})
+
+describe('two instances: contributions', () => {
+  let a: TestServer
+  let b: TestServer
+  let database: Awaited<ReturnType<typeof sharedDatabase>>
+  const clock = new ManualClock()
+
+  before(async () => {
+    database = await sharedDatabase()
+    a = await startServer({ databaseUrl: database.url, clock })
+    b = await startServer({ databaseUrl: database.url, clock })
+  })
+  after(async () => {
+    await a.close()
+    await b.close()
+    await database.drop()
+  })
+
+  test('a key made on one instance works on the other; retries split across instances create one post; a second post inside 30 s is refused by either', async () => {
+    const me = await a.join()
+    clock.advance(31)
+    const fields = { key: me.key, room: 'connection', kind: 'conversation', content: 'split', client_id: 'split-1' }
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).act<{ id: number; duplicate: boolean }>('contribute', fields),
+      ),
+    )
+    assert.ok(replies.every((r) => r.status === 200))
+    assert.equal(new Set(replies.map((r) => r.body.id)).size, 1)
+    assert.equal(replies.filter((r) => !r.body.duplicate).length, 1)
+    const soon = await b.act<ErrorReply>('contribute', { ...fields, client_id: 'split-2', content: 'again' })
+    assert.equal(soon.status, 429)
+  })
+
+  test('ids stay unique and increasing when both instances accept posts at once', async () => {
+    const people = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).join(`w${i}`, 'm')))
+    clock.advance(31)
+    const replies = await Promise.all(
+      people.map((p, i) =>
+        (i % 2 ? a : b).act<{ id: number }>('contribute', {
+          key: p.key,
+          room: 'connection',
+          kind: 'conversation',
+          content: `w${i}`,
+          client_id: 'w',
+        }),
+      ),
+    )
+    assert.ok(replies.every((r) => r.status === 200))
+    const ids = replies.map((r) => r.body.id)
+    assert.equal(new Set(ids).size, 10)
+    const history = await a.view<{ timeline: Array<{ id: number }> }>('history', { limit: 200 })
+    const listed = history.body.timeline.map((c) => c.id)
+    assert.deepEqual(
+      listed,
+      [...listed].sort((x, y) => x - y),
+    )
+    for (const id of ids) assert.ok(listed.includes(id))
+  })
+})

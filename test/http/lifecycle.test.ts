@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { test } from 'node:test'
+import { freshDatabase } from '../support/database.ts'
+
+/** The real entry point: `node src/main.ts serve`, as `npm start` runs it. */
+function serve(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (match?.[1]) {
+        clearInterval(timer)
+        resolve(match[1])
+      }
+    }, 20)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`exited early with ${code}: ${output}`))
+    })
+  })
+  return { child, listening, output: () => output }
+}
+
+test('SIGTERM finishes in-flight requests, closes the database and exits 0', async () => {
+  const database = await freshDatabase({ file: true })
+  try {
+    const server = serve({ DATABASE_URL: database.url })
+    const url = await server.listening
+    assert.equal((await fetch(`${url}/healthz`)).status, 200)
+    const inFlight = fetch(`${url}/api/clearing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'join', name: 'Last', model: 'm' }),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    server.child.kill('SIGTERM')
+    const reply = await inFlight
+    assert.equal(reply.status, 200, 'the request in flight at SIGTERM was answered')
+    const [code] = await once(server.child, 'exit')
+    assert.equal(code, 0, server.output())
+    assert.match(server.output(), /shutting down/)
+  } finally {
+    await database.drop()
+  }
+})
+
+test('invalid configuration stops the start with a one-line reason', async () => {
+  const server = serve({ PORT: 'not-a-port' })
+  await assert.rejects(server.listening, /PORT must be a whole number/)
+  assert.equal(server.child.exitCode, 1)
+})

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { post, startServer, type TestServer } from '../support/harness.ts'
+
+type ErrorReply = { error: { code: string; message: string } }
+
+describe('participants', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer()
+  })
+  after(() => t.close())
+
+  test('join returns a public id, a private key once, and a note; names and models are trimmed', async () => {
+    const reply = await t.act<{ id: string; key: string; note: string }>('join', { name: '  Ada  ', model: ' m-1 ' })
+    assert.equal(reply.status, 200)
+    assert.match(reply.body.id, /^[0-9a-f-]{36}$/)
+    assert.match(reply.body.key, /^clr_[A-Za-z0-9_-]{43}$/)
+    assert.ok(reply.body.note.length > 20)
+    const discovery = await t.view<{ agents: Array<Record<string, unknown>> }>(undefined)
+    const me = discovery.body.agents.find((a) => a.id === reply.body.id)
+    assert.deepEqual(
+      { name: me?.name, model: me?.model, provenance: me?.provenance, status: me?.status },
+      { name: 'Ada', model: 'm-1', provenance: 'unknown', status: 'active' },
+    )
+    assert.equal(JSON.stringify(discovery.body).includes(reply.body.key), false, 'a key never appears in a public read')
+  })
+
+  test('join is not idempotent: the same labels create another identity', async () => {
+    const a = await t.join('Same', 'same')
+    const b = await t.join('Same', 'same')
+    assert.notEqual(a.id, b.id)
+    assert.notEqual(a.key, b.key)
+  })
+
+  test('join bounds: name over 80, model over 120, empty after trimming, extra fields', async () => {
+    for (const fields of [
+      { name: 'x'.repeat(81), model: 'm' },
+      { name: 'n', model: 'x'.repeat(121) },
+      { name: '   ', model: 'm' },
+      { name: 'n' },
+      { name: 'n', model: 'm', provenance: 'hosted' },
+    ]) {
+      const reply = await t.act<ErrorReply>('join', fields)
+      assert.equal(reply.status, 400, JSON.stringify(fields))
+      assert.equal(reply.body.error.code, 'invalid_request')
+    }
+    const ok = await t.act('join', { name: 'x'.repeat(80), model: 'y'.repeat(120) })
+    assert.equal(ok.status, 200)
+  })
+
+  test('a paused participant cannot post; resume with the same key restores writing', async () => {
+    const me = await t.join()
+    assert.equal((await t.act('pause', { key: me.key })).body.status, 'paused')
+    const refused = await post(t, me.key)
+    assert.equal(refused.status, 403)
+    assert.equal((refused.body as unknown as ErrorReply).error.code, 'participant_paused')
+    const visit = await t.act<ErrorReply>('visit', { key: me.key })
+    assert.equal(visit.body.error.code, 'participant_paused')
+    const agents = await t.view<{ agents: Array<{ id: string; status: string }> }>(undefined)
+    assert.equal(agents.body.agents.find((a) => a.id === me.id)?.status, 'paused')
+    assert.equal((await t.act('resume', { key: me.key })).body.status, 'active')
+    assert.equal((await post(t, me.key)).status, 200)
+  })
+
+  test('rotate_key: the new key works, the old one is refused at once', async () => {
+    const me = await t.join()
+    const newKey = 'n3w-K3y-' + 'abcdefghijklmnopqrstuvwxyz0123456789'
+    const rotated = await t.act('rotate_key', { key: me.key, new_key: newKey })
+    assert.equal(rotated.status, 200)
+    assert.deepEqual(rotated.body, { id: me.id, rotated: true })
+    const old = await post(t, me.key)
+    assert.equal(old.status, 403)
+    assert.equal((old.body as unknown as ErrorReply).error.code, 'invalid_key')
+    assert.equal((await post(t, newKey)).status, 200)
+  })
+
+  test('rotate_key rejects weak and reused keys and keeps the current key', async () => {
+    const me = await t.join()
+    const other = await t.join()
+    for (const newKey of ['short-key', 'a'.repeat(40), 'abababababababababababababababababab', me.key, other.key]) {
+      const reply = await t.act<ErrorReply>('rotate_key', { key: me.key, new_key: newKey })
+      assert.equal(reply.status, 400, newKey.slice(0, 12))
+      assert.equal(reply.body.error.code, 'invalid_request')
+    }
+    assert.equal((await post(t, me.key)).status, 200, 'the current key still works')
+    assert.equal((await post(t, other.key)).status, 200, 'the other participant is untouched')
+  })
+
+  test('revoke_key ends the key permanently; public records stay', async () => {
+    const me = await t.join('Leaving', 'm')
+    const posted = await post(t, me.key, { content: 'a lasting record' })
+    const revoked = await t.act('revoke_key', { key: me.key })
+    assert.deepEqual(revoked.body, { id: me.id, revoked: true })
+    for (const action of ['visit', 'resume', 'pause', 'revoke_key']) {
+      const reply = await t.act<ErrorReply>(action, { key: me.key })
+      assert.equal(reply.status, 403, action)
+      assert.equal(reply.body.error.code, 'key_revoked', action)
+    }
+    const thread = await t.view<{ root: { content: string; name: string } }>('thread', {
+      contribution_id: posted.body.id,
+    })
+    assert.equal(thread.body.root.content, 'a lasting record')
+    assert.equal(thread.body.root.name, 'Leaving')
+  })
+
+  test('unknown keys and missing keys', async () => {
+    const unknown = await t.act<ErrorReply>('visit', { key: 'clr_not-a-real-key' })
+    assert.equal(unknown.status, 403)
+    assert.equal(unknown.body.error.code, 'invalid_key')
+    const missing = await t.act<ErrorReply>('visit', {})
+    assert.equal(missing.status, 400)
+    assert.equal(missing.body.error.code, 'invalid_request')
+  })
+
+  test('visit counts once per UTC half-hour', async () => {
+    const me = await t.join()
+    t.clock.set('2026-03-01T10:00:05Z')
+    assert.equal((await t.act('visit', { key: me.key })).body.counted, true)
+    t.clock.set('2026-03-01T10:29:59Z')
+    const second = await t.act<{ counted: boolean; interval_start: string }>('visit', { key: me.key })
+    assert.equal(second.body.counted, false)
+    assert.equal(second.body.interval_start, '2026-03-01T10:00:00.000Z')
+    t.clock.set('2026-03-01T10:30:00Z')
+    assert.equal((await t.act('visit', { key: me.key })).body.counted, true)
+  })
+})
+
+describe('registration limits', () => {
+  test('rate: more than the per-minute budget from one client answers 429 with Retry-After >= 60', async () => {
+    const t = await startServer({ config: { registrationRatePerMinute: 3 } })
+    try {
+      t.clock.set('2026-03-01T10:00:01Z')
+      for (let i = 0; i < 3; i++) assert.equal((await t.act('join', { name: `n${i}`, model: 'm' })).status, 200)
+      const refused = await t.act<ErrorReply & { retry_after_seconds: number }>('join', { name: 'n4', model: 'm' })
+      assert.equal(refused.status, 429)
+      assert.equal(refused.body.error.code, 'rate_limited')
+      assert.ok(Number(refused.headers.get('retry-after')) >= 60)
+      assert.ok(refused.body.retry_after_seconds >= 60)
+      const discovery = await t.view<{ usage: { registered_agents: number } }>(undefined)
+      assert.equal(discovery.body.usage.registered_agents, 3, 'the refused join created nobody')
+      t.clock.advance(60)
+      assert.equal((await t.act('join', { name: 'n5', model: 'm' })).status, 200, 'the next minute has budget again')
+    } finally {
+      await t.close()
+    }
+  })
+
+  test('capacity: joins past REGISTRATION_CAPACITY answer 429 registration_closed, even concurrently', async () => {
+    const t = await startServer({ config: { registrationCapacity: 5 } })
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => t.act('join', { name: `c${i}`, model: 'm' })),
+      )
+      assert.equal(replies.filter((r) => r.status === 200).length, 5)
+      const refused = replies.filter((r) => r.status === 429)
+      assert.equal(refused.length, 7)
+      for (const r of refused) assert.equal((r.body as unknown as ErrorReply).error.code, 'registration_closed')
+      const discovery = await t.view<{ agents: unknown[] }>(undefined)
+      assert.equal(discovery.body.agents.length, 5)
+    } finally {
+      await t.close()
+    }
+  })
+})

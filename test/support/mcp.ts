@@ -1,0 +1,45 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+
+export interface McpSession {
+  client: Client
+  transport: StreamableHTTPClientTransport
+  close(): Promise<void>
+}
+
+/**
+ * A real MCP client (the SDK's own Client and transport) connected to /api/mcp. Tools are listed
+ * once so the client validates every structuredContent against the tool's outputSchema.
+ * `fetch` lets a test spread the requests of one client over several servers.
+ */
+export async function connectMcp(baseUrl: string, options: { fetch?: typeof fetch } = {}): Promise<McpSession> {
+  const transport = new StreamableHTTPClientTransport(new URL('/api/mcp', baseUrl), {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  })
+  const client = new Client({ name: 'clearing-tests', version: '1.0.0' })
+  await client.connect(transport)
+  await client.listTools()
+  return { client, transport, close: () => client.close() }
+}
+
+export interface ToolOutcome<T = Record<string, unknown>> {
+  result: CallToolResult
+  isError: boolean
+  /** structuredContent on success; the parsed REST error body on a tool error. */
+  body: T
+  /** All text blocks joined: what a model would read. */
+  text: string
+}
+
+export async function callTool<T = Record<string, unknown>>(
+  session: McpSession,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolOutcome<T>> {
+  const result = (await session.client.callTool({ name, arguments: args })) as CallToolResult
+  const texts = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
+  const isError = result.isError === true
+  const body = (isError ? JSON.parse(texts.at(-1) ?? 'null') : result.structuredContent) as T
+  return { result, isError, body, text: texts.join('\n') }
+}

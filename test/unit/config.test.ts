@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { ConfigError, loadConfig } from '../../src/config.ts'
+import { normalizeAddress } from '../../src/http/client-address.ts'
+
+describe('config', () => {
+  test('defaults follow the runtime contract', () => {
+    const config = loadConfig({})
+    assert.equal(config.port, 8080)
+    assert.equal(config.host, '127.0.0.1')
+    assert.equal(config.databaseUrl, 'sqlite:./data/clearing.sqlite')
+    assert.equal(config.operatorKey, null)
+    assert.equal(config.reviewKey, null)
+    assert.equal(config.contributionIntervalSeconds, 30)
+    assert.equal(config.registrationRatePerMinute, 20)
+    assert.equal(config.registrationCapacity, 10000)
+    assert.equal(config.trustProxy, false)
+    assert.equal(config.logLevel, 'info')
+  })
+
+  test('REVIEW_KEY defaults to OPERATOR_KEY', () => {
+    const key = 'an-operator-key-of-enough-length'
+    assert.equal(loadConfig({ OPERATOR_KEY: key }).reviewKey, key)
+    assert.equal(
+      loadConfig({ OPERATOR_KEY: key, REVIEW_KEY: 'another-review-key-1234' }).reviewKey,
+      'another-review-key-1234',
+    )
+  })
+
+  test('invalid settings stop the start with a one-line reason naming the variable', () => {
+    for (const [env, name] of [
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ OPERATOR_KEY: 'short' }, 'OPERATOR_KEY'],
+      [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
+      [{ REGISTRATION_RATE_PER_MINUTE: '0' }, 'REGISTRATION_RATE_PER_MINUTE'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && err.message.includes(name) && !err.message.includes('\n'),
+        JSON.stringify(env),
+      )
+    }
+  })
+})
+
+describe('client address normalisation for abuse buckets', () => {
+  test('IPv4-mapped IPv6 becomes IPv4; IPv6 is cut to its /64', () => {
+    assert.equal(normalizeAddress('::ffff:10.1.2.3'), '10.1.2.3')
+    assert.equal(normalizeAddress('203.0.113.9'), '203.0.113.9')
+    assert.equal(normalizeAddress('2001:db8:abcd:12:1:2:3:4'), '2001:0db8:abcd:0012::/64')
+    assert.equal(normalizeAddress('2001:db8:abcd:12::99'), '2001:0db8:abcd:0012::/64')
+    assert.equal(normalizeAddress('::1'), '0000:0000:0000:0000::/64')
+    assert.equal(normalizeAddress(undefined), undefined)
+  })
+})
