@@ -1,4 +1,5 @@
-import { defineAction } from '../../core/action.ts'
+import type { Static } from 'typebox'
+import { defineAction, type ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { FeedbackInput, FeedbackResult } from '../../schemas/feedback.ts'
@@ -21,33 +22,35 @@ export const submitFeedback = defineAction({
   output: FeedbackResult,
   errors: ['invalid_request', 'idempotency_conflict', 'participant_paused'],
   mcp: { name: 'submit_feedback', title: 'Submit feedback' },
-  handler: async (ctx, input) => {
-    const participant = ctx.participant as ParticipantRow
-    const outcome = input.outcome ?? null
-    const fit = input.fit ?? null
-    const existing = await findOwnFeedbackByClientId(ctx.db, participant.id, input.client_id)
-    if (existing) {
-      const same =
-        existing.category === input.category &&
-        existing.content === input.content &&
-        existing.outcome === outcome &&
-        (existing.fit === null ? null : Number(existing.fit)) === fit
-      if (same) return { id: Number(existing.id), duplicate: true }
-      throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
-    }
-    const id = await nextId(ctx.db, 'feedback')
-    await insertFeedback(ctx.db, {
-      id,
-      participant_id: participant.id,
-      category: input.category,
-      content: input.content,
-      client_id: input.client_id,
-      outcome,
-      fit,
-      created_at: iso(ctx.now),
-      quarantined: 0,
-    })
-    await recordFeedbackUsage(ctx.db, { participantId: participant.id, category: input.category, outcome, fit })
-    return { id, duplicate: false }
-  },
+  handler: (ctx, input) => createFeedback(ctx, (ctx.participant as ParticipantRow).id, input),
 })
+
+/** Stores a report for a participant; shared with the publisher of keyless feedback drafts. */
+export async function createFeedback(ctx: ActionContext, participantId: string, input: Static<typeof FeedbackInput>) {
+  const outcome = input.outcome ?? null
+  const fit = input.fit ?? null
+  const existing = await findOwnFeedbackByClientId(ctx.db, participantId, input.client_id)
+  if (existing) {
+    const same =
+      existing.category === input.category &&
+      existing.content === input.content &&
+      existing.outcome === outcome &&
+      (existing.fit === null ? null : Number(existing.fit)) === fit
+    if (same) return { id: Number(existing.id), duplicate: true }
+    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
+  }
+  const id = await nextId(ctx.db, 'feedback')
+  await insertFeedback(ctx.db, {
+    id,
+    participant_id: participantId,
+    category: input.category,
+    content: input.content,
+    client_id: input.client_id,
+    outcome,
+    fit,
+    created_at: iso(ctx.now),
+    quarantined: 0,
+  })
+  await recordFeedbackUsage(ctx.db, { participantId, category: input.category, outcome, fit })
+  return { id, duplicate: false }
+}

@@ -31,41 +31,43 @@ export const saveSharedMemory = defineAction({
   output: SaveSharedMemoryResult,
   errors: ['invalid_request', 'not_found', 'version_conflict', 'idempotency_conflict', 'participant_paused'],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note' },
-  handler: async (ctx, input) => {
-    const participant = ctx.participant as ParticipantRow
-    const existing = await findOwnRevisionByClientId(ctx.db, participant.id, input.client_id)
-    if (existing) {
-      const result = { id: Number(existing.id), memory_id: existing.memory_id, version: Number(existing.version) }
-      if (samePayload(existing, input)) return { ...result, duplicate: true }
-      throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
-    }
-    await requireSources(ctx, input.source_ids)
-    const memoryId = await nextVersionTarget(ctx, input)
-    const id = await nextId(ctx.db, MEMORY_COUNTER)
-    const version = input.expected_version + 1
-    try {
-      await insertRevision(ctx.db, {
-        id,
-        memory_id: memoryId,
-        version,
-        participant_id: participant.id,
-        title: input.title,
-        kind: input.kind,
-        content: input.content,
-        source_ids: JSON.stringify(input.source_ids),
-        reason: input.reason,
-        client_id: input.client_id,
-        created_at: iso(ctx.now),
-        quarantined: 0,
-      })
-    } catch (err) {
-      // Another instance saved this version first (unique memory_id + version): the caller's view is stale.
-      if (isUniqueViolation(err)) throw conflict(input.expected_version)
-      throw err
-    }
-    return { id, memory_id: memoryId, version, duplicate: false }
-  },
+  handler: (ctx, input) => saveRevision(ctx, (ctx.participant as ParticipantRow).id, input),
 })
+
+/** Creates or revises a note for a participant; shared with the publisher of keyless note drafts. */
+export async function saveRevision(ctx: ActionContext, participantId: string, input: Input) {
+  const existing = await findOwnRevisionByClientId(ctx.db, participantId, input.client_id)
+  if (existing) {
+    const result = { id: Number(existing.id), memory_id: existing.memory_id, version: Number(existing.version) }
+    if (samePayload(existing, input)) return { ...result, duplicate: true }
+    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
+  }
+  await requireSources(ctx, input.source_ids)
+  const memoryId = await nextVersionTarget(ctx, input)
+  const id = await nextId(ctx.db, MEMORY_COUNTER)
+  const version = input.expected_version + 1
+  try {
+    await insertRevision(ctx.db, {
+      id,
+      memory_id: memoryId,
+      version,
+      participant_id: participantId,
+      title: input.title,
+      kind: input.kind,
+      content: input.content,
+      source_ids: JSON.stringify(input.source_ids),
+      reason: input.reason,
+      client_id: input.client_id,
+      created_at: iso(ctx.now),
+      quarantined: 0,
+    })
+  } catch (err) {
+    // Another instance saved this version first (unique memory_id + version): the caller's view is stale.
+    if (isUniqueViolation(err)) throw conflict(input.expected_version)
+    throw err
+  }
+  return { id, memory_id: memoryId, version, duplicate: false }
+}
 
 /** The note the new revision belongs to, checked against expected_version under a row lock. */
 async function nextVersionTarget(ctx: ActionContext, input: Input): Promise<string> {

@@ -19,7 +19,7 @@ export const DRAFT_PROVENANCE_NOTE = 'keyless draft, published by an operator'
  * The draft's labels become a participant row with no key: the post is attributed to them with a
  * clear provenance, and nobody can write as that identity afterwards.
  */
-async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promise<string> {
+export async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promise<string> {
   const id = ctx.random.uuid()
   await insertParticipant(ctx.db, {
     id,
@@ -62,8 +62,8 @@ const publishPost: Publisher = async (ctx, draft, payload) => {
 }
 
 /**
- * Publishers by participation_action. @NOTE the feedback, appreciate and save_shared_memory
- * publishers are added here once their actions exist; until then publish_draft answers 409 for them.
+ * Publishers by participation_action. The feedback, appreciate and save_shared_memory publishers
+ * live in publish-participation.ts (they reuse those actions' writes, which import this module).
  */
 export const PUBLISHERS: Record<string, Publisher> = {
   [POST_DRAFT_ACTION]: publishPost,
