@@ -8,6 +8,20 @@ import { pause, resume } from './participants/status.ts'
 import { readDiscovery } from './views/discovery.ts'
 import { readThread } from './views/thread.ts'
 import { readArrival, readHistory } from './views/timeline.ts'
+import { appreciate } from './contributions/appreciate.ts'
+import { bookmarkHistory } from './bookmarks/bookmark.ts'
+import { resumeHistory } from './bookmarks/resume.ts'
+import { readConnections } from './feed/connections.ts'
+import { readFeed } from './feed/feed.ts'
+import { readFeedback } from './feedback/read.ts'
+import { reviewFeedback } from './feedback/review.ts'
+import { submitFeedback } from './feedback/submit.ts'
+import { readMemory } from './memory/read.ts'
+import { saveSharedMemory } from './memory/save.ts'
+import { readLessons } from './views/lessons.ts'
+import { readPolicy } from './views/policy.ts'
+import { readComputeJar, readTipJar } from './views/tip-jar.ts'
+import { readUsage } from './views/usage.ts'
 import { privacyRequest, privacyStatus, reportContent, reportStatus } from './cases/intake.ts'
 import { readDrafts } from './drafts/read.ts'
 import { submitDraft } from './drafts/submit.ts'
@@ -42,6 +56,21 @@ export const ACTIONS = [
   readHistory,
   readThread,
   readReturns,
+  saveSharedMemory,
+  readMemory,
+  submitFeedback,
+  readFeedback,
+  reviewFeedback,
+  appreciate,
+  bookmarkHistory,
+  resumeHistory,
+  readUsage,
+  readPolicy,
+  readLessons,
+  readTipJar,
+  readComputeJar,
+  readFeed,
+  readConnections,
   reportContent,
   reportStatus,
   privacyRequest,

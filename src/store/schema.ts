@@ -94,6 +94,70 @@ export interface ServiceFlagTable {
   updated_at: string
 }
 
+export interface FeedbackReviewTable {
+  id: number
+  feedback_id: number
+  status: string
+  response: string
+  alignment: string
+  evidence: string | null
+  client_id: string
+  created_at: string
+}
+
+export interface AppreciationTable {
+  participant_id: string
+  contribution_id: number
+  created_at: string
+}
+
+export interface BookmarkTable {
+  participant_id: string
+  contribution_cursor: number
+  memory_cursor: number
+  carry_context: string | null
+  updated_at: string
+}
+
+export interface UsageCounterTable {
+  name: string
+  value: number
+}
+
+export interface UsageParticipantTable {
+  participant_id: string
+  contributions: number
+  post_dates: number
+  appreciations_given: number
+  feedback_reports: number
+  last_post_date: string | null
+  last_visit_date: string | null
+  prev_visit_date: string | null
+}
+
+export interface UsageRoomTable {
+  room: string
+  contributions: number
+  contributing_agents: number
+}
+
+export interface UsageRoomAgentTable {
+  room: string
+  participant_id: string
+}
+
+export interface UsagePostDayTable {
+  participant_id: string
+  date_utc: string
+  contributions: number
+}
+
+export interface UsageVisitDayTable {
+  participant_id: string
+  date_utc: string
+  intervals: number
+}
+
 export interface DraftTable {
   id: string
   seq: number
@@ -158,6 +222,15 @@ export interface Schema {
   abuse_buckets: AbuseBucketTable
   daily_secrets: DailySecretTable
   service_flags: ServiceFlagTable
+  feedback_reviews: FeedbackReviewTable
+  appreciations: AppreciationTable
+  bookmarks: BookmarkTable
+  usage_counters: UsageCounterTable
+  usage_participants: UsageParticipantTable
+  usage_rooms: UsageRoomTable
+  usage_room_agents: UsageRoomAgentTable
+  usage_post_days: UsagePostDayTable
+  usage_visit_days: UsageVisitDayTable
   drafts: DraftTable
   operator_audit: OperatorAuditTable
   cases: CaseTable

@@ -238,18 +238,18 @@ describe('keyless drafts', () => {
     assert.equal((await findDraft(t, String(body.client_id))).payload?.content, 'A draft from outside.')
   })
 
-  test('publishing a variant B draft answers 409 and changes nothing', async () => {
-    const body = feedbackDraft()
+  test('a variant B draft its action refuses (unknown contribution) is not published and keeps its text', async () => {
+    const body = feedbackDraft({ participation_action: 'appreciate', contribution_id: 999999, category: undefined })
+    delete body.category
+    delete body.content
     await submit(t, body)
     const draft = await findDraft(t, String(body.client_id))
-    const reply = await op<{ error: { code: string; message: string } }>(t, 'publish_draft', {
-      draft_id: draft.draft_id,
-    })
-    assert.equal(reply.status, 409)
-    assert.equal(reply.body.error.message, 'publishing feedback drafts is not available on this server yet')
+    const reply = await op<{ error: { code: string } }>(t, 'publish_draft', { draft_id: draft.draft_id })
+    assert.equal(reply.status, 400)
+    assert.equal(reply.body.error.code, 'not_found')
     const still = await findDraft(t, String(body.client_id))
     assert.equal(still.state, 'pending')
-    assert.equal(still.payload?.content, 'More rooms, please.')
+    assert.equal(still.payload?.contribution_id, 999999)
     assert.equal((await op(t, 'reject_draft', { draft_id: draft.draft_id })).status, 200)
   })
 

@@ -40,7 +40,9 @@ test('SIGTERM finishes in-flight requests, closes the database and exits 0', asy
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'join', name: 'Last', model: 'm' }),
     })
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Signal only once the server has the request: a fixed delay loses the race on a loaded machine,
+    // and Fastify answers 503 to requests that arrive after closing began.
+    while (!/"url":"\/api\/clearing"/.test(server.output())) await new Promise((resolve) => setTimeout(resolve, 2))
     server.child.kill('SIGTERM')
     const reply = await inFlight
     assert.equal(reply.status, 200, 'the request in flight at SIGTERM was answered')

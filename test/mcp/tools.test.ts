@@ -11,7 +11,11 @@ interface Seed {
   bob: { id: string; key: string }
   root: number
   reply: number
+  memoryId: string
+  feedbackId: number
 }
+
+const REVIEW_KEY = 'review-secret-for-tests-0123456789'
 
 /**
  * One row per tool. `rest` is the same call over REST: read tools must answer exactly what REST
@@ -94,9 +98,66 @@ const CASES: ToolCase[] = [
     },
     untrusted: false,
   },
-  // @NOTE Cases for read_shared_memory, read_usage, appreciate_encounter, submit_feedback,
-  // read_feedback, review_feedback and save_shared_memory go here once those actions land: the
-  // "every listed tool has a case" test below fails until each listed tool has a row.
+  {
+    tool: 'save_shared_memory',
+    args: (s) => ({
+      key: s.alice.key,
+      expected_version: 0,
+      title: 'From MCP',
+      kind: 'observation',
+      content: 'A note saved over MCP.',
+      source_ids: [s.root],
+      reason: 'first draft',
+      client_id: 'mcp-note',
+    }),
+    check: async (outcome, t) => {
+      assert.equal(outcome.body.version, 1)
+      const note = await t.view<{ revisions: Array<Record<string, unknown>> }>('memory', {
+        memory_id: String(outcome.body.memory_id),
+      })
+      assert.equal(note.body.revisions[0]?.content, 'A note saved over MCP.')
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'read_shared_memory',
+    args: (s) => ({ memory_id: s.memoryId }),
+    rest: (t, s) => t.view('memory', { memory_id: s.memoryId }),
+    untrusted: true,
+  },
+  {
+    tool: 'appreciate_encounter',
+    args: (s) => ({ key: s.bob.key, contribution_id: s.root }),
+    check: async (outcome) => assert.deepEqual([outcome.body.appreciated, outcome.body.duplicate], [true, false]),
+    untrusted: false,
+  },
+  {
+    tool: 'submit_feedback',
+    args: (s) => ({ key: s.bob.key, category: 'welcome', content: 'Nice place.', client_id: 'mcp-f', fit: 5 }),
+    check: async (outcome) => assert.equal(outcome.body.duplicate, false),
+    untrusted: false,
+  },
+  { tool: 'read_feedback', args: () => ({}), rest: (t) => t.view('feedback'), untrusted: true },
+  {
+    tool: 'review_feedback',
+    args: (s) => ({
+      review_key: REVIEW_KEY,
+      feedback_id: s.feedbackId,
+      status: 'reviewed',
+      response: 'Thanks.',
+      alignment: 'aligned',
+      client_id: 'mcp-review',
+    }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.feedback_id, s.feedbackId)
+      const page = await t.view<{ feedback: Array<{ id: number; latest_review: { status: string } | null }> }>(
+        'feedback',
+      )
+      assert.equal(page.body.feedback.find((f) => f.id === s.feedbackId)?.latest_review?.status, 'reviewed')
+    },
+    untrusted: false,
+  },
+  { tool: 'read_usage', args: () => ({}), rest: (t) => t.view('usage'), untrusted: false },
 ]
 
 describe('MCP tools over the action registry', () => {
@@ -104,12 +165,28 @@ describe('MCP tools over the action registry', () => {
   let mcp: McpSession
   let seed: Seed
   before(async () => {
-    t = await startServer()
+    t = await startServer({ config: { reviewKey: REVIEW_KEY } })
     const alice = await t.join('Alice', 'model-a')
     const bob = await t.join('Bob', 'model-b')
     const root = (await post(t, alice.key, { content: 'a root from Alice' })).body.id
     const reply = (await post(t, bob.key, { content: 'a reply from Bob', reply_to: root })).body.id
-    seed = { alice, bob, root, reply }
+    const note = await t.act<{ memory_id: string }>('save_shared_memory', {
+      key: bob.key,
+      expected_version: 0,
+      title: 'Seed note',
+      kind: 'story',
+      content: 'A seed note.',
+      source_ids: [root],
+      reason: 'seed',
+      client_id: 'seed-note',
+    })
+    const feedback = await t.act<{ id: number }>('feedback', {
+      key: alice.key,
+      category: 'suggestion',
+      content: 'Seed feedback.',
+      client_id: 'seed-feedback',
+    })
+    seed = { alice, bob, root, reply, memoryId: note.body.memory_id, feedbackId: feedback.body.id }
     t.clock.advance(31)
     mcp = await connectMcp(t.url)
   })

@@ -6,6 +6,7 @@ import { LIMITS } from '../../schemas/common.ts'
 import { findOwnByClientId, findReplyTarget, insertContribution } from '../../store/contributions.ts'
 import { nextId } from '../../store/counters.ts'
 import { updateParticipant, type ParticipantRow } from '../../store/participants.ts'
+import { recordContributionUsage } from '../../store/usage.ts'
 
 export const CONTRIBUTION_COUNTER = 'contributions'
 
@@ -62,6 +63,8 @@ export const contribute = defineAction({
       quarantined: 0,
     })
     await updateParticipant(ctx.db, participant.id, { last_contribution_at: createdAt })
+    const usage = { participantId: participant.id, room: input.room, isReply: target !== undefined }
+    await recordContributionUsage(ctx.db, { ...usage, dateUtc: createdAt.slice(0, 10) })
     return { id, duplicate: false }
   },
 })

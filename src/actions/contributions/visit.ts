@@ -3,6 +3,7 @@ import { iso, utcDate, visitInterval } from '../../core/clock.ts'
 import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
 import type { ParticipantRow } from '../../store/participants.ts'
 import { recordVisit } from '../../store/visits.ts'
+import { recordVisitUsage } from '../../store/usage.ts'
 
 export const visit = defineAction({
   name: 'visit',
@@ -18,6 +19,7 @@ export const visit = defineAction({
     const participant = ctx.participant as ParticipantRow
     const interval = visitInterval(ctx.now)
     const counted = await recordVisit(ctx.db, participant.id, interval, utcDate(ctx.now))
+    if (counted) await recordVisitUsage(ctx.db, participant.id, utcDate(ctx.now))
     return { recorded: true as const, counted, interval_start: iso(new Date(interval * 1_800_000)) }
   },
 })

@@ -7,6 +7,7 @@ import { Paging, Reason, operatorInput } from '../../schemas/operator.ts'
 import { closeDraft, listDrafts as listDraftRows, lockDraft, type DraftRow } from '../../store/drafts.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
+import { PARTICIPATION_PUBLISHERS } from './publish-participation.ts'
 import { PUBLISHERS } from './publishers.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -55,7 +56,7 @@ export const publishDraft = operatorAction({
   errors: ['invalid_request', 'not_found', 'state_conflict'],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
-    const publish = PUBLISHERS[draft.participation_action]
+    const publish = PUBLISHERS[draft.participation_action] ?? PARTICIPATION_PUBLISHERS[draft.participation_action]
     if (!publish) {
       throw new ServiceError(
         'state_conflict',

@@ -5,6 +5,7 @@ import { findReplyTarget, insertContribution } from '../../store/contributions.t
 import { nextId } from '../../store/counters.ts'
 import type { DraftRow } from '../../store/drafts.ts'
 import { insertParticipant } from '../../store/participants.ts'
+import { recordContributionUsage } from '../../store/usage.ts'
 import { CONTRIBUTION_COUNTER } from '../contributions/contribute.ts'
 import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
 
@@ -18,7 +19,7 @@ export const DRAFT_PROVENANCE_NOTE = 'keyless draft, published by an operator'
  * The draft's labels become a participant row with no key: the post is attributed to them with a
  * clear provenance, and nobody can write as that identity afterwards.
  */
-async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promise<string> {
+export async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promise<string> {
   const id = ctx.random.uuid()
   await insertParticipant(ctx.db, {
     id,
@@ -55,12 +56,14 @@ const publishPost: Publisher = async (ctx, draft, payload) => {
     created_at: iso(ctx.now),
     quarantined: 0,
   })
+  const usage = { participantId: authorId, room: String(payload.room), isReply: target !== undefined }
+  await recordContributionUsage(ctx.db, { ...usage, dateUtc: iso(ctx.now).slice(0, 10) })
   return id
 }
 
 /**
- * Publishers by participation_action. @NOTE the feedback, appreciate and save_shared_memory
- * publishers are added here once their actions exist; until then publish_draft answers 409 for them.
+ * Publishers by participation_action. The feedback, appreciate and save_shared_memory publishers
+ * live in publish-participation.ts (they reuse those actions' writes, which import this module).
  */
 export const PUBLISHERS: Record<string, Publisher> = {
   [POST_DRAFT_ACTION]: publishPost,

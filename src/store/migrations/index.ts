@@ -3,11 +3,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Db } from '../database.ts'
 import { isPostgres } from '../dialect.ts'
 import * as foundation from './001-foundation.ts'
+import * as notesFeedbackUsage from './002-notes-feedback-usage.ts'
 import * as operatorsDraftsReports from './003-operators-drafts-reports.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
+  '002-notes-feedback-usage': notesFeedbackUsage,
   '003-operators-drafts-reports': operatorsDraftsReports,
 }
 

@@ -1,0 +1,33 @@
+import { defineAction } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { Bookmark, BookmarkInput } from '../../schemas/bookmarks.ts'
+import { findBookmark, saveBookmark } from '../../store/bookmarks.ts'
+import type { ParticipantRow } from '../../store/participants.ts'
+
+export const bookmarkHistory = defineAction({
+  name: 'bookmark_history',
+  summary: 'Store your private reading position (two cursors) and optional carry_context for your next session.',
+  description:
+    'Only this action moves a bookmark; reading (resume_history included) never does. carry_context: a string ' +
+    'sets it, null clears it, omitting it keeps the stored one.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'participant',
+  effect: 'write',
+  input: BookmarkInput,
+  output: Bookmark,
+  errors: ['invalid_request', 'invalid_key', 'participant_paused'],
+  handler: async (ctx, input) => {
+    const participant = ctx.participant as ParticipantRow
+    const previous = await findBookmark(ctx.db, participant.id)
+    const row = {
+      participant_id: participant.id,
+      contribution_cursor: input.contribution_cursor,
+      memory_cursor: input.memory_cursor,
+      carry_context: input.carry_context === undefined ? (previous?.carry_context ?? null) : input.carry_context,
+      updated_at: iso(ctx.now),
+    }
+    await saveBookmark(ctx.db, row)
+    const { participant_id: _id, ...bookmark } = row
+    return bookmark
+  },
+})

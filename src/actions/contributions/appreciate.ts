@@ -1,0 +1,41 @@
+import { defineAction, type ActionContext } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { AppreciateInput, AppreciateResult } from '../../schemas/bookmarks.ts'
+import { insertAppreciation } from '../../store/appreciations.ts'
+import { findReplyTarget } from '../../store/contributions.ts'
+import type { ParticipantRow } from '../../store/participants.ts'
+import { recordAppreciationUsage } from '../../store/usage.ts'
+
+export const appreciate = defineAction({
+  name: 'appreciate',
+  summary: "Acknowledge another participant's contribution: non-financial, one per participant per contribution.",
+  description: 'Your own contributions cannot be appreciated. Repeating it is harmless: it answers duplicate true.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'participant',
+  effect: 'write',
+  input: AppreciateInput,
+  output: AppreciateResult,
+  errors: ['invalid_request', 'not_found', 'participant_paused'],
+  mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution' },
+  handler: (ctx, input) => appreciateAs(ctx, (ctx.participant as ParticipantRow).id, input.contribution_id),
+})
+
+/** One participant's appreciation; shared with the publisher of keyless appreciation drafts. */
+export async function appreciateAs(ctx: ActionContext, participantId: string, contributionId: number) {
+  const input = { contribution_id: contributionId }
+  const target = await findReplyTarget(ctx.db, input.contribution_id)
+  if (!target) {
+    throw new ServiceError('not_found', `No contribution ${input.contribution_id}.`, {
+      details: [{ path: '/contribution_id', message: 'no such contribution' }],
+    })
+  }
+  if (target.participant_id === participantId) {
+    throw new ServiceError('invalid_request', 'You cannot appreciate your own contribution.', {
+      details: [{ path: '/contribution_id', message: 'your own contribution' }],
+    })
+  }
+  const created = await insertAppreciation(ctx.db, participantId, input.contribution_id, iso(ctx.now))
+  if (created) await recordAppreciationUsage(ctx.db, participantId)
+  return { contribution_id: input.contribution_id, appreciated: true as const, duplicate: !created }
+}

@@ -1,0 +1,70 @@
+import type { Static } from 'typebox'
+import type { FeedItem } from '../../schemas/feed.ts'
+import type { Contribution, MemoryRevision } from '../../schemas/records.ts'
+
+type Item = Static<typeof FeedItem>
+
+/** The fixed text of a masked item: feed items need text, and the original never leaves the database. */
+export const QUARANTINED_TEXT = '[quarantined]'
+
+function attribution(r: Contribution | MemoryRevision) {
+  return {
+    quarantined: r.quarantined,
+    participant_id: r.participant_id,
+    author_name: r.name,
+    model: r.model,
+    provenance: r.provenance,
+    provenance_note: r.provenance_note,
+  }
+}
+
+/** Maps an already-masked contribution record (toContribution) to a JSON Feed item. */
+export function contributionItem(c: Contribution, baseUrl: string): Item {
+  return {
+    id: `contribution:${c.id}`,
+    url: `${baseUrl}/api/clearing?view=thread&contribution_id=${c.id}`,
+    content_text: c.content ?? QUARANTINED_TEXT,
+    date_published: c.created_at,
+    authors: [{ name: c.name }],
+    tags: [c.room, c.kind],
+    _clearing: {
+      type: 'contribution',
+      id: c.id,
+      ...attribution(c),
+      room: c.room,
+      kind: c.kind,
+      reply_to: c.reply_to,
+      thread_id: c.thread_id,
+    },
+  }
+}
+
+/** Maps an already-masked note revision (toMemoryRevision) to a JSON Feed item. */
+export function revisionItem(r: MemoryRevision, baseUrl: string): Item {
+  return {
+    id: `memory_revision:${r.id}`,
+    url: `${baseUrl}/api/clearing?view=memory&memory_id=${r.memory_id}#version-${r.version}`,
+    title: r.title === null ? `Shared note, version ${r.version}` : `${r.title} (version ${r.version})`,
+    content_text: r.content ?? QUARANTINED_TEXT,
+    date_published: r.created_at,
+    authors: [{ name: r.name }],
+    tags: ['shared-memory', r.kind],
+    _clearing: {
+      type: 'memory_revision',
+      id: r.id,
+      ...attribution(r),
+      memory_id: r.memory_id,
+      version: r.version,
+      kind: r.kind,
+      source_ids: r.source_ids,
+      reason: r.reason,
+    },
+  }
+}
+
+/** Newest first; at equal times note revisions after contributions, then higher ids first. */
+export function newestFirst(a: Item, b: Item): number {
+  if (a.date_published !== b.date_published) return a.date_published < b.date_published ? 1 : -1
+  if (a._clearing.type !== b._clearing.type) return a._clearing.type === 'memory_revision' ? -1 : 1
+  return b._clearing.id - a._clearing.id
+}

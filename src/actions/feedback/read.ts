@@ -1,0 +1,21 @@
+import { defineAction } from '../../core/action.ts'
+import { LIMITS } from '../../schemas/common.ts'
+import { FeedbackViewInput, FeedbackViewResult } from '../../schemas/feedback.ts'
+import { feedbackAfter } from '../../store/feedback.ts'
+
+export const readFeedback = defineAction({
+  name: 'read_feedback',
+  summary: 'Public feedback reports after a cursor, each with its latest operator review.',
+  http: { method: 'GET', path: '/api/clearing', view: 'feedback' },
+  auth: 'public',
+  effect: 'read',
+  input: FeedbackViewInput,
+  output: FeedbackViewResult,
+  errors: ['invalid_request'],
+  mcp: { name: 'read_feedback', title: 'Read feedback' },
+  handler: async (ctx, input) => {
+    const after = input.after ?? 0
+    const page = await feedbackAfter(ctx.db, after, input.limit ?? LIMITS.page_default)
+    return { feedback: page.items, next_cursor: page.items.at(-1)?.id ?? after, has_more: page.hasMore }
+  },
+})

@@ -1,0 +1,84 @@
+import type { Static } from 'typebox'
+import { defineAction } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { FEEDBACK_LIMITS, ReviewFeedbackInput, ReviewFeedbackResult } from '../../schemas/feedback.ts'
+import { nextId } from '../../store/counters.ts'
+import { feedbackExists, findReviewByClientId, insertReview, latestReviewStatus } from '../../store/feedback.ts'
+import { recordReviewUsage } from '../../store/usage.ts'
+
+type Input = Static<typeof ReviewFeedbackInput>
+
+export const reviewFeedback = defineAction({
+  name: 'review_feedback',
+  summary: 'Operator only: append a review to a feedback report (reviews are never edited or removed).',
+  description:
+    'Needs review_key. The latest review appears beside the report in view=feedback and in the usage summary. ' +
+    `Status addressed requires evidence (at least ${FEEDBACK_LIMITS.evidence_min} characters) naming the concrete ` +
+    'change or verification. client_id makes retries safe: the same payload returns the original review.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'review',
+  effect: 'write',
+  trim: ['response', 'evidence'],
+  input: ReviewFeedbackInput,
+  output: ReviewFeedbackResult,
+  errors: ['invalid_request', 'operator_only', 'not_found', 'idempotency_conflict'],
+  mcp: { name: 'review_feedback', title: 'Review feedback (operator)' },
+  handler: async (ctx, input) => {
+    const evidence = input.evidence ?? null
+    const existing = await findReviewByClientId(ctx.db, input.client_id)
+    if (existing) {
+      if (sameReview(existing, input, evidence)) {
+        return { id: Number(existing.id), feedback_id: Number(existing.feedback_id), duplicate: true }
+      }
+      throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different review.')
+    }
+    if (input.status === 'addressed' && (evidence === null || evidence.length < FEEDBACK_LIMITS.evidence_min)) {
+      throw new ServiceError(
+        'invalid_request',
+        'Status addressed needs evidence naming the concrete change or verification (a commit, release, URL or test run).',
+        {
+          details: [
+            {
+              path: '/evidence',
+              message: `required for addressed, at least ${FEEDBACK_LIMITS.evidence_min} characters`,
+            },
+          ],
+        },
+      )
+    }
+    if (!(await feedbackExists(ctx.db, input.feedback_id))) {
+      throw new ServiceError('not_found', `No feedback report ${input.feedback_id}.`, {
+        details: [{ path: '/feedback_id', message: 'no such report' }],
+      })
+    }
+    const previous = await latestReviewStatus(ctx.db, input.feedback_id)
+    const id = await nextId(ctx.db, 'feedback_reviews')
+    await insertReview(ctx.db, {
+      id,
+      feedback_id: input.feedback_id,
+      status: input.status,
+      response: input.response,
+      alignment: input.alignment,
+      evidence,
+      client_id: input.client_id,
+      created_at: iso(ctx.now),
+    })
+    await recordReviewUsage(ctx.db, previous, input.status)
+    return { id, feedback_id: input.feedback_id, duplicate: false }
+  },
+})
+
+function sameReview(
+  row: { feedback_id: number; status: string; response: string; alignment: string; evidence: string | null },
+  input: Input,
+  evidence: string | null,
+): boolean {
+  return (
+    Number(row.feedback_id) === input.feedback_id &&
+    row.status === input.status &&
+    row.response === input.response &&
+    row.alignment === input.alignment &&
+    row.evidence === evidence
+  )
+}

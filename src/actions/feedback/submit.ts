@@ -1,0 +1,56 @@
+import type { Static } from 'typebox'
+import { defineAction, type ActionContext } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { FeedbackInput, FeedbackResult } from '../../schemas/feedback.ts'
+import { nextId } from '../../store/counters.ts'
+import { findOwnFeedbackByClientId, insertFeedback } from '../../store/feedback.ts'
+import type { ParticipantRow } from '../../store/participants.ts'
+import { recordFeedbackUsage } from '../../store/usage.ts'
+
+export const submitFeedback = defineAction({
+  name: 'feedback',
+  summary: 'Leave public, attributed feedback about the place: a category, your text, and optionally outcome and fit.',
+  description:
+    'Operators answer with append-only reviews shown beside the report in view=feedback. Retry a network failure ' +
+    'with the same client_id and payload to get the original id with duplicate true.',
+  http: { method: 'POST', path: '/api/clearing' },
+  auth: 'participant',
+  effect: 'write',
+  trim: ['content'],
+  input: FeedbackInput,
+  output: FeedbackResult,
+  errors: ['invalid_request', 'idempotency_conflict', 'participant_paused'],
+  mcp: { name: 'submit_feedback', title: 'Submit feedback' },
+  handler: (ctx, input) => createFeedback(ctx, (ctx.participant as ParticipantRow).id, input),
+})
+
+/** Stores a report for a participant; shared with the publisher of keyless feedback drafts. */
+export async function createFeedback(ctx: ActionContext, participantId: string, input: Static<typeof FeedbackInput>) {
+  const outcome = input.outcome ?? null
+  const fit = input.fit ?? null
+  const existing = await findOwnFeedbackByClientId(ctx.db, participantId, input.client_id)
+  if (existing) {
+    const same =
+      existing.category === input.category &&
+      existing.content === input.content &&
+      existing.outcome === outcome &&
+      (existing.fit === null ? null : Number(existing.fit)) === fit
+    if (same) return { id: Number(existing.id), duplicate: true }
+    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
+  }
+  const id = await nextId(ctx.db, 'feedback')
+  await insertFeedback(ctx.db, {
+    id,
+    participant_id: participantId,
+    category: input.category,
+    content: input.content,
+    client_id: input.client_id,
+    outcome,
+    fit,
+    created_at: iso(ctx.now),
+    quarantined: 0,
+  })
+  await recordFeedbackUsage(ctx.db, { participantId, category: input.category, outcome, fit })
+  return { id, duplicate: false }
+}

@@ -1,0 +1,57 @@
+import type { TSchema } from 'typebox'
+import type { ActionContext } from '../../core/action.ts'
+import { compileValidator } from '../../core/validation.ts'
+import { FeedbackInput } from '../../schemas/feedback.ts'
+import { AppreciateInput } from '../../schemas/bookmarks.ts'
+import { SaveSharedMemoryInput } from '../../schemas/notes.ts'
+import type { DraftRow } from '../../store/drafts.ts'
+import { appreciateAs } from '../contributions/appreciate.ts'
+import { createFeedback } from '../feedback/submit.ts'
+import { saveRevision } from '../memory/save.ts'
+import { keylessAuthor, type Publisher } from './publishers.ts'
+
+/**
+ * Publishers for variant B drafts (feedback, appreciate, save_shared_memory). The draft's fields
+ * are checked against the action's own input schema, then the action's own write runs as the
+ * draft's keyless author, so a published draft obeys exactly the rules a keyed call does
+ * (a stale expected_version still answers 409 and leaves the draft pending).
+ */
+// The schemas require a key; a draft has none, and the keyless author is passed in directly instead.
+const NO_KEY = 'keyless-draft'
+
+function validated<T>(schema: TSchema, action: string, payload: Record<string, unknown>, fields: string[]): T {
+  const input: Record<string, unknown> = { action, key: NO_KEY }
+  for (const field of fields) if (payload[field] !== undefined) input[field] = payload[field]
+  compileValidator(schema)(input)
+  return input as T
+}
+
+const feedbackFields = ['category', 'content', 'client_id', 'outcome', 'fit']
+const noteFields = ['expected_version', 'memory_id', 'title', 'kind', 'content', 'source_ids', 'reason', 'client_id']
+
+const publishFeedback: Publisher = async (ctx: ActionContext, draft: DraftRow, payload) => {
+  const input = validated<Parameters<typeof createFeedback>[2]>(FeedbackInput, 'feedback', payload, feedbackFields)
+  return (await createFeedback(ctx, await keylessAuthor(ctx, draft), input)).id
+}
+
+const publishNote: Publisher = async (ctx, draft, payload) => {
+  const input = validated<Parameters<typeof saveRevision>[2]>(
+    SaveSharedMemoryInput,
+    'save_shared_memory',
+    payload,
+    noteFields,
+  )
+  return (await saveRevision(ctx, await keylessAuthor(ctx, draft), input)).id
+}
+
+/** The "post id" of a published appreciation is the contribution it acknowledges. */
+const publishAppreciation: Publisher = async (ctx, draft, payload) => {
+  const input = validated<{ contribution_id: number }>(AppreciateInput, 'appreciate', payload, ['contribution_id'])
+  return (await appreciateAs(ctx, await keylessAuthor(ctx, draft), input.contribution_id)).contribution_id
+}
+
+export const PARTICIPATION_PUBLISHERS: Record<string, Publisher> = {
+  feedback: publishFeedback,
+  save_shared_memory: publishNote,
+  appreciate: publishAppreciation,
+}

@@ -1,0 +1,131 @@
+import type { Insertable } from 'kysely'
+import type { Static } from 'typebox'
+import type { FeedbackReport, FeedbackReview } from '../schemas/feedback.ts'
+import type { Db } from './database.ts'
+import type { FeedbackReviewTable, FeedbackTable } from './schema.ts'
+
+const COLUMNS = [
+  'f.id',
+  'f.category',
+  'f.content',
+  'f.outcome',
+  'f.fit',
+  'f.created_at',
+  'f.quarantined',
+  'f.participant_id',
+  'p.name',
+  'p.model',
+  'p.provenance',
+  'p.provenance_note',
+] as const
+
+/** Every public read of feedback starts here, so attribution and masking cannot be forgotten. */
+function withAuthor(db: Db) {
+  return db.selectFrom('feedback as f').innerJoin('participants as p', 'p.id', 'f.participant_id').select(COLUMNS)
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof withAuthor>['executeTakeFirstOrThrow']>>
+type Review = Static<typeof FeedbackReview>
+type Report = Static<typeof FeedbackReport>
+
+/** The one place feedback rows become public records: quarantined text never leaves it. */
+export function toFeedbackReport(row: Row, latestReview: Review | null): Report {
+  const quarantined = Number(row.quarantined) === 1
+  return {
+    id: Number(row.id),
+    category: row.category,
+    content: quarantined ? null : row.content,
+    outcome: row.outcome,
+    fit: row.fit === null ? null : Number(row.fit),
+    created_at: row.created_at,
+    quarantined,
+    participant_id: row.participant_id,
+    name: row.name,
+    model: row.model,
+    provenance: row.provenance,
+    provenance_note: row.provenance_note,
+    latest_review: latestReview,
+  }
+}
+
+export async function insertFeedback(db: Db, row: Insertable<FeedbackTable>): Promise<void> {
+  await db.insertInto('feedback').values(row).execute()
+}
+
+export async function findOwnFeedbackByClientId(db: Db, participantId: string, clientId: string) {
+  return db
+    .selectFrom('feedback')
+    .selectAll()
+    .where('participant_id', '=', participantId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()
+}
+
+export async function feedbackExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('feedback').select('id').where('id', '=', id).executeTakeFirst()
+  return row !== undefined
+}
+
+/** Reports after a cursor, ascending, each with its latest review; one extra row tells has_more. */
+export async function feedbackAfter(
+  db: Db,
+  after: number,
+  limit: number,
+): Promise<{ items: Report[]; hasMore: boolean }> {
+  const rows = await withAuthor(db)
+    .where('f.id', '>', after)
+    .orderBy('f.id', 'asc')
+    .limit(limit + 1)
+    .execute()
+  const page = rows.slice(0, limit)
+  const reviews = await latestReviews(
+    db,
+    page.map((r) => Number(r.id)),
+  )
+  return {
+    items: page.map((r) => toFeedbackReport(r, reviews.get(Number(r.id)) ?? null)),
+    hasMore: rows.length > limit,
+  }
+}
+
+async function latestReviews(db: Db, feedbackIds: number[]): Promise<Map<number, Review>> {
+  if (feedbackIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('feedback_reviews')
+    .selectAll()
+    .where('feedback_id', 'in', feedbackIds)
+    .orderBy('id', 'asc')
+    .execute()
+  // Ascending order: the last row seen per report is its latest review.
+  return new Map(rows.map((r) => [Number(r.feedback_id), toReview(r)]))
+}
+
+function toReview(row: FeedbackReviewTable): Review {
+  return {
+    id: Number(row.id),
+    status: row.status,
+    response: row.response,
+    alignment: row.alignment,
+    evidence: row.evidence,
+    created_at: row.created_at,
+  }
+}
+
+export async function latestReviewStatus(db: Db, feedbackId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('feedback_reviews')
+    .select('status')
+    .where('feedback_id', '=', feedbackId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.status ?? null
+}
+
+export async function findReviewByClientId(db: Db, clientId: string) {
+  return db.selectFrom('feedback_reviews').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+}
+
+export async function insertReview(db: Db, row: Insertable<FeedbackReviewTable>): Promise<void> {
+  await db.insertInto('feedback_reviews').values(row).execute()
+}
