@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { dropTestSchemas } from '../test/support/database.ts'
 
 const files = process.argv.slice(2)
 const patterns = files.length ? files : ['test/**/*.test.ts']
@@ -17,6 +18,7 @@ let failed = 0
 let exitCode = 0
 for (const dialect of dialects) {
   console.log(`\n=== test suite on ${dialect} ===`)
+  if (dialect === 'postgres') await dropTestSchemas(process.env.TEST_DATABASE_URL as string)
   const tap = join(mkdtempSync(join(tmpdir(), 'clearing-tap-')), 'report.tap')
   const result = spawnSync(
     process.execPath,
@@ -37,6 +39,7 @@ for (const dialect of dialects) {
   // A failing hook cancels its tests instead of failing them: both count as failures here.
   failed += Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(report)?.[1] ?? 0)
   if (result.status !== 0) exitCode = result.status ?? 1
+  if (dialect === 'postgres') await dropTestSchemas(process.env.TEST_DATABASE_URL as string)
 }
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(exitCode || (failed > 0 ? 1 : 0))

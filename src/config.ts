@@ -111,7 +111,9 @@ export function validateConfig(config: Config): Config {
 
 /** A config for tests and tools: defaults plus the given overrides, never read from process.env. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return validateConfig({ ...loadConfig({}), databaseUrl: 'sqlite::memory:', logLevel: 'silent', ...overrides })
+  const config = { ...loadConfig({}), databaseUrl: 'sqlite::memory:', logLevel: 'silent' as const, ...overrides }
+  // The same fallback as the environment: without its own REVIEW_KEY, reviews take the operator key.
+  return validateConfig({ ...config, reviewKey: overrides.reviewKey ?? config.operatorKey })
 }
 
 export function baseUrlOf(config: Config, listeningPort?: number): string {
