@@ -17,6 +17,12 @@ const LARGE = Number(args[args.indexOf('--large') + 1] || 1_000_000)
 const SMALL = 10_000
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5)
 const WORK = join(process.cwd(), '.bench')
+/** The node flags of `npm start`, so the bench measures the server as it is run. */
+const SERVE_FLAGS = (
+  /node (.*?)src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)?.[1] ?? ''
+)
+  .split(' ')
+  .filter(Boolean)
 
 interface Measured {
   name: string
@@ -35,7 +41,8 @@ async function freePort(): Promise<number> {
 /** Starts a server child and waits until it answers. Request logging is off (LOG_LEVEL=warn) as in the baseline. */
 async function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const child = spawn(process.execPath, [script, ...(script.endsWith('main.ts') ? ['serve'] : [])], {
+  const args = script.endsWith('main.ts') ? [...SERVE_FLAGS, script, 'serve'] : [script]
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   })

@@ -6,6 +6,7 @@ import type { Services } from './core/action.ts'
 import { createAlerts } from './core/alerts.ts'
 import { buildDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
+import { ReadCache } from './core/read-cache.ts'
 import { Registry } from './core/registry.ts'
 import { installErrorHandling } from './http/errors.ts'
 import { registerHealth } from './http/health.ts'
@@ -17,7 +18,7 @@ import { LIMITS } from './schemas/common.ts'
 
 export const registry = new Registry(ACTIONS)
 
-export interface AppDeps extends Omit<Runtime, 'services'> {
+export interface AppDeps extends Omit<Runtime, 'services' | 'readCache'> {
   logger: Logger
   baseUrl: string
 }
@@ -40,7 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl)),
     alerts: createAlerts(deps),
   }
-  const runtime: Runtime = { ...deps, services }
+  const runtime: Runtime = { ...deps, services, readCache: new ReadCache() }
 
   installErrorHandling(app)
   await registerSecurity(app)

@@ -63,6 +63,11 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   keyOptional?: boolean
   /** A paused participant may still call this (resume, rotate_key, revoke_key, private reads). */
   allowPaused?: boolean
+  /**
+   * A public read whose output depends only on published contributions, note revisions and their
+   * attribution: served from the read cache while the public stamp is unchanged.
+   */
+  cacheable?: boolean
   /** String fields trimmed before validation (the spec trims content). */
   trim?: readonly string[]
   input: I

@@ -2,14 +2,17 @@ import type { Config } from '../config.ts'
 import type { Database, Db, OnCommit } from '../store/database.ts'
 import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { findByKeyHash, type ParticipantRow } from '../store/participants.ts'
+import { publicStamp } from '../store/public-stamp.ts'
 import type { ActionContext, AnyAction, Services } from './action.ts'
 import type { Clock, RandomSource } from './clock.ts'
 import { ServiceError } from './errors.ts'
+import type { ReadCache } from './read-cache.ts'
 import type { RegisteredAction } from './registry.ts'
 import { hashSecret, secretMatches } from './secrets.ts'
 
 export interface Runtime {
   database: Database
+  readCache: ReadCache
   config: Config
   clock: Clock
   random: RandomSource
@@ -62,7 +65,15 @@ export async function runAction(
       onCommit,
       services: rt.services,
     }
-    return def.handler(ctx, input)
+    if (!def.cacheable) return def.handler(ctx, input)
+    // The stamp is read before the data: a write landing in between only causes a later miss.
+    const stamp = await publicStamp(db)
+    const key = `${def.name} ${JSON.stringify(input)}`
+    const cached = rt.readCache.get(key, stamp)
+    if (cached !== undefined) return cached
+    const result = await def.handler(ctx, input)
+    rt.readCache.set(key, stamp, result)
+    return result
   }
 
   if (def.effect === 'write' || def.auth === 'participant') return rt.database.transaction(run)

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts'
+import { markPublicChange } from './public-stamp.ts'
 
 export type QuarantineTarget = 'contribution' | 'memory_revision' | 'feedback'
 
@@ -15,6 +16,7 @@ export async function setQuarantined(db: Db, target: QuarantineTarget, id: numbe
     .set({ quarantined: on ? 1 : 0 })
     .where('id', '=', id)
     .executeTakeFirst()
+  await markPublicChange(db)
   return Number(result.numUpdatedRows) === 1
 }
 
@@ -25,5 +27,6 @@ export async function quarantineNote(db: Db, memoryId: string): Promise<number> 
     .set({ quarantined: 1 })
     .where('memory_id', '=', memoryId)
     .executeTakeFirst()
+  await markPublicChange(db)
   return Number(result.numUpdatedRows)
 }

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import { isPostgres, lockRow } from './dialect.ts'
+import { markPublicChange } from './public-stamp.ts'
 import type { ParticipantTable } from './schema.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
@@ -46,12 +47,16 @@ export async function findParticipant(db: Db, id: string): Promise<ParticipantRo
   return db.selectFrom('participants').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** Fields copied into every public read of what a participant wrote. */
+const ATTRIBUTION = ['name', 'model', 'provenance', 'provenance_note'] as const
+
 export async function updateParticipant(
   db: Db,
   id: string,
   changes: Partial<Omit<ParticipantRow, 'id'>>,
 ): Promise<void> {
   await db.updateTable('participants').set(changes).where('id', '=', id).execute()
+  if (ATTRIBUTION.some((field) => field in changes)) await markPublicChange(db)
 }
 
 export async function setKeyState(db: Db, keyHash: string, state: KeyState): Promise<void> {

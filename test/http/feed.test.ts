@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { op } from '../support/operator.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 
 type Json = Record<string, unknown>
@@ -198,17 +199,11 @@ describe('/feed.json', () => {
   })
 
   test('quarantined items keep id and attribution with the fixed text [quarantined]', async () => {
-    const db = t.server.database.db
-    await db
-      .updateTable('contributions')
-      .set({ quarantined: 1 })
-      .where('id', '=', contributionIds[1] as number)
-      .execute()
-    await db
-      .updateTable('memory_revisions')
-      .set({ quarantined: 1 })
-      .where('id', '=', revisionIds[1] as number)
-      .execute()
+    assert.equal((await t.get('/feed.json')).status, 200, 'a read before quarantine, so a stale page would show')
+    const quarantine = (target_type: string, target_id: number) =>
+      op(t, 'quarantine', { target_type, target_id, reason: 'feed test' })
+    assert.equal((await quarantine('contribution', contributionIds[1] as number)).status, 200)
+    assert.equal((await quarantine('memory_revision', revisionIds[1] as number)).status, 200)
     const reply = await t.get<Feed>('/feed.json')
     validateJsonFeed(reply.body)
     const text = JSON.stringify(reply.body)

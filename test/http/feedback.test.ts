@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { startServer, type TestServer } from '../support/harness.ts'
+import { op } from '../support/operator.ts'
 
 const REVIEW_KEY = 'review-secret-for-tests-0123456789'
 type ErrorBody = { error: { code: string; details?: Array<{ path: string }> } }
@@ -163,7 +164,8 @@ describe('feedback and reviews', () => {
 
   test('quarantined feedback is masked but keeps id and attribution', async () => {
     const given = await give({ content: 'masked text' })
-    await t.server.database.db.updateTable('feedback').set({ quarantined: 1 }).where('id', '=', given.body.id).execute()
+    const masked = await op(t, 'quarantine', { target_type: 'feedback', target_id: given.body.id, reason: 'test' })
+    assert.equal(masked.status, 200)
     const page = await t.view<Page>('feedback', { after: given.body.id - 1, limit: 1 })
     const report = page.body.feedback[0]
     assert.deepEqual(

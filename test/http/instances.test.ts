@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ManualClock } from '../../src/core/clock.ts'
 import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { op } from '../support/operator.ts'
 
 type ErrorReply = { error: { code: string } }
 
@@ -93,5 +94,38 @@ describe('two instances: contributions', () => {
       [...listed].sort((x, y) => x - y),
     )
     for (const id of ids) assert.ok(listed.includes(id))
+  })
+
+  test('a page cached on one instance reflects posts and quarantines made on the other at once', async () => {
+    const me = await b.join('Cache', 'm')
+    const first = await (async () => {
+      clock.advance(31)
+      return b.act<{ id: number }>('contribute', {
+        key: me.key,
+        room: 'wonder',
+        kind: 'question',
+        content: 'cached?',
+        client_id: 'c1',
+      })
+    })()
+    const read = () =>
+      a.view<{ timeline: Array<{ id: number; content: string | null }> }>('history', { room: 'wonder' })
+    assert.equal((await read()).body.timeline.at(-1)?.content, 'cached?')
+    assert.equal((await read()).body.timeline.at(-1)?.content, 'cached?', 'served again, from the cache')
+
+    clock.advance(31)
+    const second = await b.act<{ id: number }>('contribute', {
+      key: me.key,
+      room: 'wonder',
+      kind: 'question',
+      content: 'new',
+      client_id: 'c2',
+    })
+    assert.equal((await read()).body.timeline.at(-1)?.id, second.body.id, 'a post on B shows on A')
+
+    const masked = await op(b, 'quarantine', { target_type: 'contribution', target_id: first.body.id, reason: 'test' })
+    assert.equal(masked.status, 200)
+    const after = await read()
+    assert.equal(after.body.timeline.find((c) => c.id === first.body.id)?.content, null, 'a quarantine on B masks on A')
   })
 })

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { op } from '../support/operator.ts'
 
 type Saved = { id: number; memory_id: string; version: number; duplicate: boolean }
 type ErrorBody = { error: { code: string; details?: Array<{ path: string }> } }
@@ -154,11 +155,12 @@ describe('shared notes', () => {
 
   test('quarantined revisions are masked in view=memory', async () => {
     const created = await save(note(ada.key, { source_ids: [source], title: 'Secret', content: 'hidden text' }))
-    await t.server.database.db
-      .updateTable('memory_revisions')
-      .set({ quarantined: 1 })
-      .where('id', '=', created.body.id)
-      .execute()
+    const masked = await op(t, 'quarantine', {
+      target_type: 'memory_revision',
+      target_id: created.body.id,
+      reason: 'test',
+    })
+    assert.equal(masked.status, 200)
     const read = await t.view<{ revisions: Array<Record<string, unknown>> }>('memory', {
       memory_id: created.body.memory_id,
     })

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { callTool, connectMcp, type McpSession } from '../support/mcp.ts'
+import { op } from '../support/operator.ts'
 
 type ErrorBody = { error: { code: string; message: string; details?: unknown[] }; retry_after_seconds?: number }
 
@@ -86,7 +87,12 @@ describe('MCP tool errors and masking', () => {
   test('a quarantined contribution is masked in every MCP read', async () => {
     const secret = 'text the operators quarantined'
     const id = (await post(t, me.key, { content: secret })).body.id
-    await t.server.database.db.updateTable('contributions').set({ quarantined: 1 }).where('id', '=', id).execute()
+    // Read first, so a cached page that missed the quarantine would show.
+    assert.ok(JSON.stringify(await callTool(mcp, 'read_thread', { contribution_id: id })).includes(secret))
+    assert.equal(
+      (await op(t, 'quarantine', { target_type: 'contribution', target_id: id, reason: 'test' })).status,
+      200,
+    )
 
     const reads: Array<[string, Record<string, unknown>]> = [
       ['read_thread', { contribution_id: id }],

@@ -61,6 +61,7 @@ export const readReturns = defineAction({
   http: { method: 'GET', path: '/api/clearing', view: 'returns' },
   auth: 'public',
   effect: 'read',
+  cacheable: true,
   input: ReturnsQueryInput,
   output: ReturnsResult,
   errors: ['invalid_request'],

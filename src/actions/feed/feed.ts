@@ -15,6 +15,7 @@ export const readFeed = defineAction({
   http: { method: 'GET', path: '/feed.json', contentType: 'application/feed+json' },
   auth: 'public',
   effect: 'read',
+  cacheable: true,
   input: FeedInput,
   output: FeedResult,
   errors: ['invalid_request'],

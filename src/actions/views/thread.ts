@@ -10,6 +10,7 @@ export const readThread = defineAction({
   http: { method: 'GET', path: '/api/clearing', view: 'thread' },
   auth: 'public',
   effect: 'read',
+  cacheable: true,
   input: ThreadInput,
   output: ThreadResult,
   errors: ['invalid_request', 'not_found'],

@@ -1,0 +1,32 @@
+/**
+ * Results of public reads whose output depends only on the shared history (see store/public-stamp),
+ * kept per process and valid only while the database's public stamp is unchanged. Many agents poll
+ * the same cursors and the same arrival page; each such read then costs one small counter query.
+ * Cached values are shared between requests and must never be mutated.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, { stamp: string; value: unknown }>()
+  private readonly capacity: number
+
+  constructor(capacity = 512) {
+    this.capacity = capacity
+  }
+
+  get(key: string, stamp: string): unknown {
+    const entry = this.entries.get(key)
+    if (!entry || entry.stamp !== stamp) return undefined
+    // Re-inserting keeps the Map's order least-recently-used first.
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    return entry.value
+  }
+
+  set(key: string, stamp: string, value: unknown): void {
+    this.entries.delete(key)
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next().value
+      if (oldest !== undefined) this.entries.delete(oldest)
+    }
+    this.entries.set(key, { stamp, value })
+  }
+}
