@@ -28,11 +28,27 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
           source: method === 'POST' ? 'body' : 'query',
         })
         const http = entry.def.http
-        if (http.method === 'GET' && http.contentType) reply.type(http.contentType)
-        return reply.send(result)
+        reply.type(http.method === 'GET' && http.contentType ? http.contentType : 'application/json; charset=utf-8')
+        return reply.send(serialize(result))
       },
     })
   }
+}
+
+/**
+ * Cached read results are shared objects (core/read-cache.ts), so their JSON text can be shared too:
+ * a hit then skips serialization. Entries go with their objects when the cache lets them go.
+ */
+const serialized = new WeakMap<object, string>()
+
+function serialize(result: unknown): string {
+  if (typeof result !== 'object' || result === null) return JSON.stringify(result)
+  let text = serialized.get(result)
+  if (text === undefined) {
+    text = JSON.stringify(result)
+    serialized.set(result, text)
+  }
+  return text
 }
 
 function byAction(entries: RegisteredAction[], body: unknown): RegisteredAction {
