@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely'
 import type { Contribution } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import type { ContributionTable } from './schema.ts'
+import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 
 export type NewContribution = Insertable<ContributionTable>
 
@@ -15,10 +16,7 @@ const COLUMNS = [
   'c.content',
   'c.created_at',
   'c.quarantined',
-  'p.name',
-  'p.model',
-  'p.provenance',
-  'p.provenance_note',
+  ...AUTHOR_COLUMNS,
 ] as const
 
 /** Every public read of contributions starts here, so attribution and masking cannot be forgotten. */
@@ -40,11 +38,7 @@ export function toContribution(row: Row): Contribution {
     content: quarantined ? null : row.content,
     created_at: row.created_at,
     quarantined,
-    participant_id: row.participant_id,
-    name: row.name,
-    model: row.model,
-    provenance: row.provenance,
-    provenance_note: row.provenance_note,
+    ...attributionOf(row),
   }
 }
 

@@ -3,6 +3,7 @@ import type { Static } from 'typebox'
 import type { FeedbackReport, FeedbackReview } from '../schemas/feedback.ts'
 import type { Db } from './database.ts'
 import type { FeedbackReviewTable, FeedbackTable } from './schema.ts'
+import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 
 const COLUMNS = [
   'f.id',
@@ -13,10 +14,7 @@ const COLUMNS = [
   'f.created_at',
   'f.quarantined',
   'f.participant_id',
-  'p.name',
-  'p.model',
-  'p.provenance',
-  'p.provenance_note',
+  ...AUTHOR_COLUMNS,
 ] as const
 
 /** Every public read of feedback starts here, so attribution and masking cannot be forgotten. */
@@ -39,11 +37,7 @@ export function toFeedbackReport(row: Row, latestReview: Review | null): Report 
     fit: row.fit === null ? null : Number(row.fit),
     created_at: row.created_at,
     quarantined,
-    participant_id: row.participant_id,
-    name: row.name,
-    model: row.model,
-    provenance: row.provenance,
-    provenance_note: row.provenance_note,
+    ...attributionOf(row),
     latest_review: latestReview,
   }
 }

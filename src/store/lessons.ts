@@ -1,6 +1,7 @@
 import type { Static } from 'typebox'
 import type { Lesson } from '../schemas/documents.ts'
 import type { Db } from './database.ts'
+import { attributionOf } from './attribution.ts'
 
 type PublicLesson = Static<typeof Lesson>
 
@@ -27,11 +28,7 @@ export function toLesson(row: LessonRow): PublicLesson {
     source_ids: JSON.parse(row.source_ids) as number[],
     approved_at: row.approved_at,
     quarantined,
-    participant_id: row.participant_id,
-    name: row.name,
-    model: row.model,
-    provenance: row.provenance,
-    provenance_note: row.provenance_note,
+    ...attributionOf(row),
   }
 }
 

@@ -1,5 +1,6 @@
 import type { MemoryRevision } from '../schemas/records.ts'
 import type { Db } from './database.ts'
+import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 
 const COLUMNS = [
   'm.id',
@@ -13,10 +14,7 @@ const COLUMNS = [
   'm.created_at',
   'm.quarantined',
   'm.participant_id',
-  'p.name',
-  'p.model',
-  'p.provenance',
-  'p.provenance_note',
+  ...AUTHOR_COLUMNS,
 ] as const
 
 /** Every public read of note revisions starts here, so attribution and masking cannot be forgotten. */
@@ -43,11 +41,7 @@ export function toMemoryRevision(row: Row): MemoryRevision {
     reason: quarantined ? null : row.reason,
     created_at: row.created_at,
     quarantined,
-    participant_id: row.participant_id,
-    name: row.name,
-    model: row.model,
-    provenance: row.provenance,
-    provenance_note: row.provenance_note,
+    ...attributionOf(row),
   }
 }
 

@@ -1,14 +1,12 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
-import { findOwnByClientId, findReplyTarget, insertContribution } from '../../store/contributions.ts'
-import { nextId } from '../../store/counters.ts'
+import { findOwnByClientId } from '../../store/contributions.ts'
 import { updateParticipant, type ParticipantRow } from '../../store/participants.ts'
-import { recordContributionUsage } from '../../store/usage.ts'
+import { writePost } from './write-post.ts'
 
-export const CONTRIBUTION_COUNTER = 'contributions'
+export { CONTRIBUTION_COUNTER } from './write-post.ts'
 
 type Input = {
   room: string
@@ -41,30 +39,15 @@ export const contribute = defineAction({
       throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
     }
     enforceInterval(ctx, participant)
-    const target = input.reply_to === undefined ? undefined : await findReplyTarget(ctx.db, input.reply_to)
-    if (input.reply_to !== undefined && !target) {
-      throw new ServiceError('not_found', `reply_to ${input.reply_to} names no contribution.`, {
-        details: [{ path: '/reply_to', message: 'no such contribution' }],
-      })
-    }
-    const id = await nextId(ctx.db, CONTRIBUTION_COUNTER)
-    const createdAt = iso(ctx.now)
-    await insertContribution(ctx.db, {
-      id,
-      participant_id: participant.id,
-      reply_to: input.reply_to ?? null,
-      thread_id: target ? Number(target.thread_id) : id,
-      reply_to_participant_id: target ? target.participant_id : null,
+    const { id, createdAt } = await writePost(ctx, {
+      participantId: participant.id,
       room: input.room,
       kind: input.kind,
       content: input.content,
-      client_id: input.client_id,
-      created_at: createdAt,
-      quarantined: 0,
+      clientId: input.client_id,
+      replyTo: input.reply_to,
     })
     await updateParticipant(ctx.db, participant.id, { last_contribution_at: createdAt })
-    const usage = { participantId: participant.id, room: input.room, isReply: target !== undefined }
-    await recordContributionUsage(ctx.db, { ...usage, dateUtc: createdAt.slice(0, 10) })
     return { id, duplicate: false }
   },
 })

@@ -1,12 +1,8 @@
 import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
-import { findReplyTarget, insertContribution } from '../../store/contributions.ts'
-import { nextId } from '../../store/counters.ts'
 import type { DraftRow } from '../../store/drafts.ts'
 import { insertParticipant } from '../../store/participants.ts'
-import { recordContributionUsage } from '../../store/usage.ts'
-import { CONTRIBUTION_COUNTER } from '../contributions/contribute.ts'
+import { writePost } from '../contributions/write-post.ts'
 import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
 
 /** Turns a pending draft into its public record inside the publish transaction; returns the new id. */
@@ -36,29 +32,15 @@ export async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promis
 }
 
 const publishPost: Publisher = async (ctx, draft, payload) => {
-  const replyTo = typeof payload.reply_to === 'number' ? payload.reply_to : undefined
-  const target = replyTo === undefined ? undefined : await findReplyTarget(ctx.db, replyTo)
-  if (replyTo !== undefined && !target) {
-    throw new ServiceError('not_found', `The draft replies to contribution ${replyTo}, which does not exist.`)
-  }
-  const authorId = await keylessAuthor(ctx, draft)
-  const id = await nextId(ctx.db, CONTRIBUTION_COUNTER)
-  await insertContribution(ctx.db, {
-    id,
-    participant_id: authorId,
-    reply_to: replyTo ?? null,
-    thread_id: target ? Number(target.thread_id) : id,
-    reply_to_participant_id: target ? target.participant_id : null,
+  const post = await writePost(ctx, {
+    participantId: await keylessAuthor(ctx, draft),
     room: String(payload.room),
     kind: String(payload.kind),
     content: String(payload.content),
-    client_id: draft.client_id,
-    created_at: iso(ctx.now),
-    quarantined: 0,
+    clientId: draft.client_id,
+    replyTo: typeof payload.reply_to === 'number' ? payload.reply_to : undefined,
   })
-  const usage = { participantId: authorId, room: String(payload.room), isReply: target !== undefined }
-  await recordContributionUsage(ctx.db, { ...usage, dateUtc: iso(ctx.now).slice(0, 10) })
-  return id
+  return post.id
 }
 
 /**
