@@ -62,17 +62,26 @@ const PUBLIC_COLUMNS = [
   'd.post_id',
   'd.created_at',
   'd.decided_at',
-  'c.quarantined',
 ] as const
 
-/** Public draft state: never the text, never the labels; joined to the post to carry its masking. */
+/**
+ * Public draft state: never the text, never the labels; joined to the published record (a post,
+ * feedback or note revision, by the draft's action) to carry its masking.
+ */
 function publicDrafts(db: Db) {
   return db
     .selectFrom('drafts as d')
     .leftJoin('contributions as c', (join) =>
       join.onRef('c.id', '=', 'd.post_id').on('d.participation_action', '=', 'contribute'),
     )
+    .leftJoin('feedback as f', (join) =>
+      join.onRef('f.id', '=', 'd.post_id').on('d.participation_action', '=', 'feedback'),
+    )
+    .leftJoin('memory_revisions as m', (join) =>
+      join.onRef('m.id', '=', 'd.post_id').on('d.participation_action', '=', 'save_shared_memory'),
+    )
     .select(PUBLIC_COLUMNS)
+    .select((eb) => eb.fn.coalesce('c.quarantined', 'f.quarantined', 'm.quarantined').as('quarantined'))
     .where('d.public_ref', 'is not', null)
 }
 

@@ -122,4 +122,38 @@ describe('publishing variant B drafts through the participation actions', () => 
     assert.equal(reply.status, 400)
     assert.equal(reply.body.error.code, 'invalid_request')
   })
+
+  test('the public state of a published feedback or note draft shows its quarantine', async () => {
+    const feedback = actionDraft('feedback', { category: 'concern', content: 'masked later', public_status: true })
+    const note = actionDraft('save_shared_memory', {
+      expected_version: 0,
+      title: 'Masked later',
+      kind: 'story',
+      content: 'A note to mask.',
+      source_ids: [source],
+      reason: 'test',
+      public_status: true,
+    })
+    for (const [body, targetType] of [
+      [feedback, 'feedback'],
+      [note, 'memory_revision'],
+    ] as const) {
+      const sent = await submit<{ public_ref: string }>(t, body)
+      const draft = await findDraft(t, String(body.client_id))
+      const published = await op<{ post_id: number }>(t, 'publish_draft', { draft_id: draft.draft_id })
+      const state = () =>
+        t.get<{ drafts: Array<{ post_id: number; quarantined: boolean }> }>(
+          `/api/drafts?public_ref=${sent.body.public_ref}`,
+        )
+      assert.equal((await state()).body.drafts[0]?.quarantined, false, targetType)
+      const masked = await op(t, 'quarantine', {
+        target_type: targetType,
+        target_id: published.body.post_id,
+        reason: 'test',
+      })
+      assert.equal(masked.status, 200)
+      const after = (await state()).body.drafts[0]
+      assert.deepEqual([after?.post_id, after?.quarantined], [published.body.post_id, true], targetType)
+    }
+  })
 })

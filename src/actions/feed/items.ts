@@ -62,7 +62,7 @@ export function revisionItem(r: MemoryRevision, baseUrl: string): Item {
   }
 }
 
-/** Newest first; at equal times note revisions after contributions, then higher ids first. */
+/** Newest first; at equal times note revisions before contributions, then higher ids first. */
 export function newestFirst(a: Item, b: Item): number {
   if (a.date_published !== b.date_published) return a.date_published < b.date_published ? 1 : -1
   if (a._clearing.type !== b._clearing.type) return a._clearing.type === 'memory_revision' ? -1 : 1
