@@ -174,6 +174,9 @@ describe('privacy requests', () => {
   test('a granted deletion erases the named profile fields and keeps the records', async () => {
     const me = await t.join('Erase Me', 'private-model')
     const posted = await post(t, me.key, { content: 'kept for the record' })
+    // Read first: a cached thread page must not outlive the erasure.
+    const before = await t.view<{ root: Record<string, unknown> }>('thread', { contribution_id: posted.body.id })
+    assert.equal(before.body.root.name, 'Erase Me')
     const filed = await t.act<Receipt>('privacy_request', privacy({ record_ref: `participant ${me.id}` }))
     const listed = await op<{ cases: OperatorCase[] }>(t, 'list_privacy_requests', { status: 'received' })
     assert.ok(listed.body.cases.some((c) => c.case_id === filed.body.case_id))

@@ -110,6 +110,9 @@ describe('operator actions', () => {
   test('set_provenance changes what reads show', async () => {
     const me = await t.join('Hosted one', 'h')
     const posted = await post(t, me.key)
+    // Read first: a cached thread page must not outlive the change.
+    const before = await t.view<{ root: Record<string, unknown> }>('thread', { contribution_id: posted.body.id })
+    assert.equal(before.body.root.provenance, 'unknown')
     const set = await op(t, 'set_provenance', {
       participant_id: me.id,
       provenance: 'hosted',
