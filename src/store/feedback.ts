@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely'
 import type { Static } from 'typebox'
 import type { FeedbackReport, FeedbackReview } from '../schemas/feedback.ts'
 import type { Db } from './database.ts'
+import { lockRow } from './dialect.ts'
 import type { FeedbackReviewTable, FeedbackTable } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 
@@ -55,8 +56,12 @@ export async function findOwnFeedbackByClientId(db: Db, participantId: string, c
     .executeTakeFirst()
 }
 
-export async function feedbackExists(db: Db, id: number): Promise<boolean> {
-  const row = await db.selectFrom('feedback').select('id').where('id', '=', id).executeTakeFirst()
+/**
+ * Whether a report exists, locking it for the caller's transaction: reviews of one report then queue
+ * (PostgreSQL), so each sees the latest review status before it moves the status counters.
+ */
+export async function lockFeedback(db: Db, id: number): Promise<boolean> {
+  const row = await lockRow(db, db.selectFrom('feedback').select('id').where('id', '=', id)).executeTakeFirst()
   return row !== undefined
 }
 

@@ -144,6 +144,21 @@ describe('feedback and reviews', () => {
     )
   })
 
+  test('concurrent reviews of one report leave the usage review statuses summing to the reports', async () => {
+    const given = await give({})
+    const statuses = ['reviewed', 'planned', 'declined', 'reviewed', 'planned', 'declined', 'reviewed', 'planned']
+    const replies = await Promise.all(statuses.map((status) => review({ feedback_id: given.body.id, status })))
+    assert.ok(replies.every((r) => r.status === 200))
+    const usage = await t.view<{ feedback: { reports: number; review_statuses: Record<string, number> } }>('usage')
+    const { reports, review_statuses } = usage.body.feedback
+    assert.equal(
+      Object.values(review_statuses).reduce((a, b) => a + b, 0),
+      reports,
+      `each report counts under exactly one status: ${JSON.stringify(review_statuses)}`,
+    )
+    assert.ok(Object.values(review_statuses).every((n) => n >= 0))
+  })
+
   test('review validation, unknown report and idempotency', async () => {
     const given = await give({})
     const badAlignment = await review({ feedback_id: given.body.id, alignment: 'agree' })

@@ -4,7 +4,7 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { FEEDBACK_LIMITS, ReviewFeedbackInput, ReviewFeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'
-import { feedbackExists, findReviewByClientId, insertReview, latestReviewStatus } from '../../store/feedback.ts'
+import { findReviewByClientId, insertReview, latestReviewStatus, lockFeedback } from '../../store/feedback.ts'
 import { recordReviewUsage } from '../../store/usage.ts'
 
 type Input = Static<typeof ReviewFeedbackInput>
@@ -47,7 +47,7 @@ export const reviewFeedback = defineAction({
         },
       )
     }
-    if (!(await feedbackExists(ctx.db, input.feedback_id))) {
+    if (!(await lockFeedback(ctx.db, input.feedback_id))) {
       throw new ServiceError('not_found', `No feedback report ${input.feedback_id}.`, {
         details: [{ path: '/feedback_id', message: 'no such report' }],
       })
