@@ -4,6 +4,7 @@ import type { Config } from '../config.ts'
 import type { Database, Db } from '../store/database.ts'
 import { nextId } from '../store/counters.ts'
 import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/outbox.ts'
+import type { ActionContext } from './action.ts'
 import type { Clock } from './clock.ts'
 import { iso, utcDate } from './clock.ts'
 
@@ -27,6 +28,17 @@ export async function queueAlert(db: Db, now: Date, kind: AlertKind, reference: 
   if (kind === 'draft' && (await dedupeKeyTaken(db, dedupeKey))) return
   const id = await nextId(db, 'alert_outbox')
   await enqueueAlert(db, { id, kind, reference, dedupe_key: dedupeKey, created_at: iso(now) })
+}
+
+/** Queues an alert in the action's transaction and sends it (with any earlier ones) once that commits. */
+export async function alertOperators(ctx: ActionContext, kind: AlertKind, reference: string): Promise<void> {
+  await queueAlert(ctx.db, ctx.now, kind, reference)
+  deliverAfterCommit(ctx)
+}
+
+/** Delivery runs after the commit, so a failed send never undoes the intake; unsent alerts stay queued. */
+export function deliverAfterCommit(ctx: ActionContext): void {
+  ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
 }
 
 /** The alert line: a reference only, never the reported or drafted content. */

@@ -1,6 +1,6 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
-import { queueAlert } from '../../core/alerts.ts'
+import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { hashSecret, newSecret, secretMatches } from '../../core/secrets.ts'
@@ -37,8 +37,7 @@ async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) 
     created_at: iso(ctx.now),
     decided_at: null,
   })
-  await queueAlert(ctx.db, ctx.now, kind, caseId)
-  ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
+  await alertOperators(ctx, kind, caseId)
   return { case_id: caseId, receipt_key: receiptKey, note: RECEIPT_NOTE }
 }
 

@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
-import { queueAlert } from '../../core/alerts.ts'
+import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { hashSecret } from '../../core/secrets.ts'
@@ -61,8 +61,7 @@ export const submitDraft = defineAction({
       if (winner) return retried(winner, payloadHash)
       throw new ServiceError('idempotency_conflict', 'This client_id is being used by another submission.')
     }
-    await queueAlert(ctx.db, ctx.now, 'draft', id)
-    ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
+    await alertOperators(ctx, 'draft', id)
     return { state: 'pending' as const, duplicate: false, public_ref: publicRef, note: NOTE }
   },
 })

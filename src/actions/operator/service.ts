@@ -2,6 +2,7 @@ import { LIMITS } from '../../schemas/common.ts'
 import { AuditResult, MaintenanceResult, operatorInput, Paging } from '../../schemas/operator.ts'
 import { listAudit } from '../../store/audit.ts'
 import { runMaintenance } from '../../core/maintenance.ts'
+import { deliverAfterCommit } from '../../core/alerts.ts'
 import { operatorAction } from './define.ts'
 
 export const listAuditLog = operatorAction({
@@ -28,7 +29,7 @@ export const runMaintenanceAction = operatorAction({
   handler: async (ctx) => {
     const report = await runMaintenance(ctx.db, ctx.now)
     // Alerts a failed delivery left queued get another try.
-    ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
+    deliverAfterCommit(ctx)
     return report
   },
 })
