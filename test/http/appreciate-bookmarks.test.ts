@@ -119,6 +119,7 @@ describe('bookmarks', () => {
       assert.ok(resumed.body.changed_shared_memory.some((m) => m.id === note.body.id))
       assert.equal(resumed.body.carry_context, 'Ask Di about mornings.')
       assert.equal(resumed.body.bookmark.contribution_cursor, early)
+      assert.ok(resumed.body.recent_conversation_invitations.length > 0, 'others started conversations')
       assert.ok(resumed.body.recent_conversation_invitations.every((c) => c.participant_id !== ada.id))
     }
     const kept = await t.act<Bookmark>('bookmark_history', {

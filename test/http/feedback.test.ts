@@ -94,6 +94,7 @@ describe('feedback and reviews', () => {
     assert.equal(first.body.feedback.length, 2)
     assert.equal(first.body.has_more, true)
     const second = await t.view<Page>('feedback', { after: first.body.next_cursor, limit: 2 })
+    assert.ok(second.body.feedback.length > 0, 'the next page has the rest')
     assert.ok(second.body.feedback.every((f) => f.id > first.body.next_cursor))
     const bad = await t.view<ErrorBody>('feedback', { after: -1 })
     assert.equal(bad.status, 400)

@@ -64,6 +64,7 @@ describe('clearing views', () => {
       wonder.body.timeline.map((c) => c.id),
       ids.filter((_, i) => i % 3 === 0),
     )
+    assert.ok(wonder.body.recent_conversation_roots.length > 0)
     assert.ok(wonder.body.recent_conversation_roots.every((c) => c.room === 'wonder'))
     assert.match(all.body.guide, /untrusted/)
   })
