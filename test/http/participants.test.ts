@@ -146,6 +146,22 @@ describe('registration limits', () => {
     }
   })
 
+  test('abuse buckets store a keyed hash of the address, never the address itself', async () => {
+    const t = await startServer()
+    try {
+      await t.join()
+      const db = t.server.database.db
+      const buckets = await db.selectFrom('abuse_buckets').selectAll().execute()
+      assert.ok(buckets.length > 0, 'the join was counted in a bucket')
+      const stored = JSON.stringify([buckets, await db.selectFrom('daily_secrets').selectAll().execute()])
+      for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+        assert.equal(stored.includes(address), false, address)
+      for (const row of buckets) assert.match(row.bucket, /^[A-Za-z0-9_-]{43}$/, 'an HMAC-SHA256 in base64url')
+    } finally {
+      await t.close()
+    }
+  })
+
   test('capacity: joins past REGISTRATION_CAPACITY answer 429 registration_closed, even concurrently', async () => {
     const t = await startServer({ config: { registrationCapacity: 5 } })
     try {
