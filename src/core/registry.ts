@@ -14,11 +14,12 @@ export class Registry {
   private readonly byName = new Map<string, RegisteredAction>()
 
   constructor(defs: ReadonlyArray<ActionDef<TSchema, TSchema>>) {
-    this.all = defs.map((def) => ({
-      def: def as AnyAction,
-      validateBody: compileValidator(def.input, 'body'),
-      validateQuery: compileValidator(def.input, 'query'),
-    }))
+    this.all = defs.map((def) => {
+      const validateBody = compileValidator(def.input, 'body')
+      // Only GET actions ever receive a query string; the others need no coercing validator.
+      const validateQuery = def.http.method === 'GET' ? compileValidator(def.input, 'query') : validateBody
+      return { def: def as AnyAction, validateBody, validateQuery }
+    })
     for (const entry of this.all) {
       if (this.byName.has(entry.def.name)) throw new Error(`Duplicate action name: ${entry.def.name}`)
       this.byName.set(entry.def.name, entry)
