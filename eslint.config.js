@@ -2,9 +2,23 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/'] },
+  { ignores: ['node_modules/', 'data/', '.bench/', 'test/client/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // The browser scripts of the web view (served as they are, no build step).
+    files: ['src/web/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+      },
+    },
+  },
   {
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',

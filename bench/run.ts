@@ -1,142 +1,157 @@
 /**
- * npm run bench [-- --large N] : Clearing's performance budgets (DESIGN.md) measured as ratios
- * against a bare Fastify hello-world in the same run, on the same machine. Servers run as child
- * processes so the load generator and the server do not share an event loop.
+ * npm run bench [-- --dialect sqlite|postgres|both] [--large N] [--participants N] [--json FILE]
+ *
+ * Clearing's performance budgets, measured as the server is run (`npm start`'s flags, default
+ * configuration and logging) against a bare Fastify hello-world in the same run. Each dialect gets a
+ * table: reads that miss the read cache (rotating cursors and ids), cached reads, the usage summary at
+ * 450 and at N participants, one-word search, writes with 50 participants (PostgreSQL: connections
+ * waiting on a lock, sampled), and the server's RSS after serving N contributions.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
+import pg from 'pg'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
-import { seed } from './seed.ts'
+import { rssMb, startChild, stop, type Child } from './child.ts'
+import { DURATION, latency, load, type Measured } from './load.ts'
+import { sampleLocks, type LockSample } from './pg-locks.ts'
+import { seed, type Size } from './seed.ts'
+import { measureWrites } from './writes.ts'
 
 const args = process.argv.slice(2)
-const LARGE = Number(args[args.indexOf('--large') + 1] || 1_000_000)
-const SMALL = 10_000
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5)
+const option = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`)
+  return at === -1 ? fallback : (args[at + 1] ?? fallback)
+}
+const DIALECTS = option('dialect', 'both') === 'both' ? ['sqlite', 'postgres'] : [option('dialect', 'sqlite')]
+const SMALL: Size = { participants: 450, contributions: 10_000 }
+const LARGE: Size = {
+  participants: Number(option('participants', '100000')),
+  contributions: Number(option('large', '1000000')),
+}
 const WORK = join(process.cwd(), '.bench')
-/** The node flags of `npm start`, so the bench measures the server as it is run. */
-const SERVE_FLAGS = (
-  /node (.*?)src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)?.[1] ?? ''
-)
-  .split(' ')
-  .filter(Boolean)
+const JSON_FILE = option('json', join(WORK, 'results.json'))
+const PG_BASE = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432'
+const PEPPER = 'benchmark-pepper-0123456789abcdefghijklmnop'
+const TARGETS = {
+  sqlite: { contribute: 3500, join: 3000, miss: 5000 },
+  postgres: { contribute: 1500, join: 1500, miss: 2500 },
+} as const
 
-interface Measured {
-  name: string
-  rps: number
-  p99: number
+interface ReadFigures {
+  size: Size
+  rows: Measured[]
+  usage: Measured
+  search?: Measured
+  rss: number
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
+/** A fresh database of the dialect: a file, or a PostgreSQL database created for the run. */
+async function freshDatabase(dialect: string, name: string): Promise<string> {
+  if (dialect === 'sqlite') return `sqlite:${join(WORK, `${name}.sqlite`)}`
+  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` })
+  await admin.connect()
+  await admin.query(`drop database if exists ${name} with (force)`)
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  return `${PG_BASE}/${name}`
 }
 
-/** Starts a server child and waits until it answers. Request logging is off (LOG_LEVEL=warn) as in the baseline. */
-async function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort()
-  const args = script.endsWith('main.ts') ? [...SERVE_FLAGS, script, 'serve'] : [script]
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (child.exitCode !== null) throw new Error(`${script} exited early (${child.exitCode})`)
-    const up = await fetch(url + (script.endsWith('main.ts') ? '/healthz' : '/')).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) return { child, url }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`${script} did not start`)
-}
-
-async function load(name: string, opts: autocannon.Options): Promise<Measured> {
-  const result = await autocannon({ connections: 50, duration: DURATION, ...opts })
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx and ${result.errors} errors`)
-  }
-  return { name, rps: Math.round(result.requests.average), p99: result.latency.p99 }
-}
-
-function rssMb(child: ChildProcess): number {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  await new Promise((resolve) => {
-    child.once('exit', resolve)
-    child.kill('SIGTERM')
-  })
-}
-
-/** Read endpoints at one history size; the server is started fresh on the seeded file. */
-async function measureReads(file: string, size: number): Promise<{ results: Measured[]; rss: number }> {
-  const { child, url } = await startChild('src/main.ts', { DATABASE_URL: `sqlite:${file}` })
+async function measureReads(databaseUrl: string, size: Size, search: boolean): Promise<ReadFigures> {
+  const server: Child = await startChild('src/main.ts', { DATABASE_URL: databaseUrl, KEY_PEPPER: PEPPER })
+  const url = server.url
+  const at = `@${size.contributions}`
+  // 5,000 distinct cursors and ids per run, ten times the read cache: every request misses.
+  const spread = (base: number) => Array.from({ length: 5000 }, (_, i) => base + ((i * 7919) % 5000))
+  const newest = Math.max(0, size.contributions - 5025)
   try {
-    const middle = Math.floor(size / 2)
-    const results = [
-      await load(`history page of 50 @${size}`, { url: `${url}/api/clearing?view=history&after=${middle}&limit=50` }),
-      await load(`arrival @${size}`, { url: `${url}/api/clearing?view=arrival` }),
-      await load(`thread @${size}`, { url: `${url}/api/clearing?view=thread&contribution_id=${middle + 5}` }),
+    const rows = [
+      await load(`newest page of 25, cache missed ${at}`, {
+        url,
+        urls: spread(newest).map((after) => `/api/clearing?view=history&after=${after}&limit=25`),
+      }),
+      await load(`thread, cache missed ${at}`, {
+        url,
+        urls: spread(Math.max(1, size.contributions - 5000)).map(
+          (id) => `/api/clearing?view=thread&contribution_id=${id}`,
+        ),
+      }),
+      await load(`newest page of 25, cached ${at}`, { url: `${url}/api/clearing?view=arrival&limit=25` }),
+      await load(`thread, cached ${at}`, {
+        url: `${url}/api/clearing?view=thread&contribution_id=${size.contributions - 100}`,
+      }),
     ]
-    return { results, rss: rssMb(child) }
+    const usage = await latency(`view=usage, one at a time, ${size.participants} participants ${at}`, [
+      `${url}/api/clearing?view=usage`,
+    ])
+    rows.push(await load(`view=usage under load ${at}`, { url: `${url}/api/clearing?view=usage` }, 10))
+    const found = search
+      ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`], 100)
+      : undefined
+    return { size, rows, usage, ...(found ? { search: found } : {}), rss: rssMb(server.child) }
   } finally {
-    await stop(child)
+    await stop(server.child)
   }
 }
 
-async function measureWrites(file: string): Promise<Measured> {
-  const { child, url } = await startChild('src/main.ts', {
-    DATABASE_URL: `sqlite:${file}`,
-    // The bench measures raw write throughput, so the per-participant 30-second spacing is off.
-    CONTRIBUTION_INTERVAL_SECONDS: '0',
-    REGISTRATION_RATE_PER_MINUTE: '100000',
-  })
-  try {
-    const keys: string[] = []
-    for (let i = 0; i < 50; i++) {
-      const res = await fetch(`${url}/api/clearing`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action: 'join', name: `writer-${i}`, model: 'bench' }),
-      })
-      keys.push(((await res.json()) as { key: string }).key)
-    }
-    let n = 0
-    return await load('accepted contributions (50 participants)', {
-      url: `${url}/api/clearing`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (req) => {
-            n++
-            const body = {
-              action: 'contribute',
-              key: keys[n % keys.length],
-              room: 'connection',
-              kind: 'conversation',
-              content: `write ${n}`,
-              client_id: `w-${n}`,
-            }
-            return { ...req, body: JSON.stringify(body) }
-          },
-        },
-      ],
-    })
-  } finally {
-    await stop(child)
+async function runDialect(dialect: 'sqlite' | 'postgres', baseline: Measured) {
+  const readsUrl = await freshDatabase(dialect, 'clearing_bench_reads')
+  const database = openDatabase(readsUrl)
+  await migrate(database.db)
+  console.error(`${dialect}: seeding ${SMALL.contributions} contributions`)
+  await seed(database, { participants: 0, contributions: 0 }, SMALL)
+  const small = await measureReads(readsUrl, SMALL, false)
+  const seeding = Date.now()
+  console.error(`${dialect}: seeding up to ${LARGE.contributions} contributions, ${LARGE.participants} participants`)
+  await seed(database, SMALL, LARGE)
+  const seedSeconds = Math.round((Date.now() - seeding) / 1000)
+  await database.close()
+  const large = await measureReads(readsUrl, LARGE, true)
+  const writesUrl = await freshDatabase(dialect, 'clearing_bench_writes')
+  const writes = await measureWrites(writesUrl, PEPPER, dialect === 'postgres' ? sampleLocks : undefined)
+  return { dialect, small, large, writes, seedSeconds, baseline }
+}
+
+type Run = Awaited<ReturnType<typeof runDialect>>
+
+function report(run: Run): string[] {
+  const { small, large, writes, baseline } = run
+  const ratio = (m: Measured) => `${((m.rps / baseline.rps) * 100).toFixed(1)}%`
+  const lines = [
+    `\n### ${run.dialect} (${DURATION}s per run, 50 connections; ${LARGE.contributions} contributions and ` +
+      `${LARGE.participants} participants seeded in ${run.seedSeconds}s)\n`,
+    '| measurement | req/s | p50 ms | p99 ms | vs bare Fastify |',
+    '|---|---:|---:|---:|---:|',
+  ]
+  const rows = [baseline, ...small.rows, small.usage, ...large.rows, large.usage, writes.contribute, writes.join]
+  if (large.search) rows.push(large.search)
+  for (const m of rows) lines.push(`| ${m.name} | ${m.rps} | ${m.p50} | ${m.p99} | ${ratio(m)} |`)
+  lines.push(`\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB`)
+  if (writes.locks) lines.push(lockLine('contribute', writes.locks.contribute), lockLine('join', writes.locks.join))
+  const target = TARGETS[run.dialect as keyof typeof TARGETS]
+  const miss = Math.min(large.rows[0]?.rps ?? 0, large.rows[1]?.rps ?? 0)
+  const cached = Math.min(large.rows[2]?.rps ?? 0, large.rows[3]?.rps ?? 0)
+  const flat = (large.rows[0]?.rps ?? 0) / Math.max(1, small.rows[0]?.rps ?? 1)
+  const checks: Array<[string, boolean]> = [
+    [`contribute >= ${target.contribute}/s`, writes.contribute.rps >= target.contribute],
+    [`join >= ${target.join}/s`, writes.join.rps >= target.join],
+    [`cache-missed newest page and thread >= ${target.miss}/s at ${LARGE.contributions}`, miss >= target.miss],
+    ['cached reads with default logging >= 20% of bare Fastify', cached >= 0.2 * baseline.rps],
+    ['view=usage p99 < 50 ms at 450 and at the large size', small.usage.p99 < 50 && large.usage.p99 < 50],
+    ['reads flat from 10k to the large size (>= 80%)', flat >= 0.8],
+    ['RSS < 200 MB after the large reads', large.rss < 200],
+  ]
+  if (large.search) checks.push(['one-word search p99 < 50 ms at the large size', large.search.p99 < 50])
+  if (writes.locks) {
+    const worst = Math.max(writes.locks.contribute.waiting, writes.locks.join.waiting)
+    checks.push(['fewer than 1 in 10 connections waiting on a lock during writes', worst < 1])
   }
+  for (const [label, ok] of checks) lines.push(`${ok ? 'PASS' : 'MISS'} ${label}`)
+  return lines
+}
+
+function lockLine(name: string, s: LockSample): string {
+  return `${name}: on average ${s.waiting.toFixed(2)} of ${s.connections} connections waiting on a lock (${s.busy.toFixed(2)} busy; ${s.samples} samples)`
 }
 
 async function main(): Promise<void> {
@@ -145,42 +160,12 @@ async function main(): Promise<void> {
   const hello = await startChild('bench/hello.ts', {})
   const baseline = await load('bare Fastify hello-world', { url: hello.url })
   await stop(hello.child)
-
-  const file = join(WORK, 'reads.sqlite')
-  const database = openDatabase(`sqlite:${file}`)
-  await migrate(database.db)
-  await seed(database, 0, SMALL)
-  const small = await measureReads(file, SMALL)
-  const seeding = Date.now()
-  await seed(database, SMALL, LARGE)
-  const seedSeconds = (Date.now() - seeding) / 1000
-  await database.close()
-  const large = await measureReads(file, LARGE)
-
-  const writesFile = join(WORK, 'writes.sqlite')
-  const writes = await measureWrites(writesFile)
-
-  const rows = [baseline, ...small.results, ...large.results, writes]
-  console.log(
-    `\nClearing benchmark (${DURATION}s per measurement, 50 connections; seeded ${LARGE} rows in ${seedSeconds}s)\n`,
-  )
-  console.log('| measurement | req/s | p99 ms | ratio to hello-world |')
-  console.log('|---|---:|---:|---:|')
-  for (const r of rows)
-    console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${((r.rps / baseline.rps) * 100).toFixed(1)}% |`)
-  const flat = large.results.map(
-    (r, i) => `${r.name.split(' @')[0]}: ${((r.rps / (small.results[i]?.rps ?? 1)) * 100).toFixed(0)}%`,
-  )
-  console.log(`\nreads at ${LARGE} relative to ${SMALL} (flat = ~100%): ${flat.join(', ')}`)
-  console.log(`server RSS after serving ${LARGE} contributions: ${large.rss} MB (budget 200 MB)`)
-  const history = large.results[0] as Measured
-  const checks = [
-    [`history page >= 10% of hello-world`, history.rps / baseline.rps >= 0.1],
-    [`accepted contributions >= 3500/s`, writes.rps >= 3500],
-    [`RSS < 200 MB at ${LARGE}`, large.rss < 200],
-  ] as const
-  for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'MISS'} ${label}`)
-  writeFileSync(join(WORK, 'results.json'), JSON.stringify({ baseline, small, large, writes, seedSeconds }, null, 2))
+  const runs: Run[] = []
+  for (const dialect of DIALECTS) runs.push(await runDialect(dialect as 'sqlite' | 'postgres', baseline))
+  const lines = [`\n## Clearing benchmark (${new Date().toISOString()})`, ...runs.flatMap(report)]
+  console.log(lines.join('\n'))
+  writeFileSync(JSON_FILE, JSON.stringify({ baseline, runs }, null, 2))
+  console.log(`\nresults written to ${JSON_FILE}`)
 }
 
 await main()

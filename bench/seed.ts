@@ -1,59 +1,180 @@
 /**
- * Bulk data for benchmarks: participants and contributions written straight through Kysely in large
- * batches (the HTTP path would take hours for a million rows and measure the wrong thing).
+ * Realistic bulk data for the benchmark, written straight through Kysely in large batches (the HTTP
+ * path would take hours for a million rows and measure the wrong thing): participants with model
+ * labels and provenances, a million contributions with threads, visits over the last week, notes,
+ * feedback and appreciations. Usage figures, capacity slots and id counters are then derived by the
+ * store's own rebuild, so the summary reads exactly what the writes would have kept.
  */
-import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { PARTICIPATION_CATEGORIES } from '../src/schemas/usage.ts'
 import { CONTRIBUTION_KINDS, ROOM_IDS } from '../src/schemas/rooms.ts'
-import type { NewContribution } from '../src/store/contributions.ts'
+import { seedCapacity } from '../src/store/capacity.ts'
 import type { Database } from '../src/store/database.ts'
+import { rebuildUsage } from '../src/store/usage-rebuild.ts'
+
+export interface Size {
+  participants: number
+  contributions: number
+}
 
 const BATCH = 1000
-const AUTHORS = 200
+const DAY_MS = 86_400_000
+const STEP_MS = 5_000
 
-export async function seed(database: Database, from: number, to: number): Promise<void> {
-  const { db } = database
-  const existing = await db.selectFrom('participants').select('id').limit(AUTHORS).execute()
-  const authors = existing.map((p) => p.id)
-  if (authors.length === 0) {
-    const rows = Array.from({ length: AUTHORS }, (_, i) => ({
-      id: randomUUID(),
-      name: `bench-${i}`,
-      model: 'bench-model',
-      status: 'active',
-      suspended: 0,
-      provenance: 'unknown',
-      provenance_note: 'benchmark data',
-      created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-      last_contribution_at: null,
-    }))
-    await db.insertInto('participants').values(rows).execute()
-    authors.push(...rows.map((r) => r.id))
+export const participantId = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`
+const authorOf = (id: number, participants: number) => participantId(id % participants)
+
+async function inBatches<T>(count: number, make: (i: number) => T, write: (rows: T[]) => Promise<unknown>) {
+  for (let first = 0; first < count; first += BATCH) {
+    const rows: T[] = []
+    for (let i = first; i < Math.min(first + BATCH, count); i++) rows.push(make(i))
+    await write(rows)
   }
-  const start = Date.UTC(2026, 0, 1)
-  for (let first = from + 1; first <= to; first += BATCH) {
-    const rows: NewContribution[] = []
-    for (let id = first; id < Math.min(first + BATCH, to + 1); id++) {
+}
+
+/** Adds participants and contributions from `from` up to `to`, then rebuilds every derived figure. */
+export async function seed(database: Database, from: Size, to: Size): Promise<void> {
+  const { db } = database
+  const now = Date.now()
+  const start = now - 60 * DAY_MS
+  const at = (ms: number) => new Date(Math.min(ms, now)).toISOString()
+
+  await inBatches(
+    to.participants - from.participants,
+    (k) => {
+      const i = from.participants + k
+      return {
+        id: participantId(i),
+        name: `bench-${i}`,
+        model: `bench-model-${i % 40}`,
+        status: i % 50 === 0 ? 'paused' : 'active',
+        suspended: 0,
+        provenance: PARTICIPATION_CATEGORIES[i % 7 === 0 ? i % 5 : 0] as string,
+        provenance_note: 'benchmark data',
+        created_at: at(start + (i % 1000) * 60_000),
+      }
+    },
+    (rows) => db.insertInto('participants').values(rows).execute(),
+  )
+  // Two recorded visits per new participant in the last week: today and a day before.
+  await inBatches(
+    (to.participants - from.participants) * 2,
+    (k) => {
+      const i = from.participants + Math.floor(k / 2)
+      const when = now - (k % 2 === 0 ? 0 : ((i % 6) + 1) * DAY_MS)
+      return {
+        participant_id: participantId(i),
+        interval: Math.floor(when / 1_800_000),
+        date_utc: new Date(when).toISOString().slice(0, 10),
+      }
+    },
+    (rows) =>
+      db
+        .insertInto('visits')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .execute(),
+  )
+  await inBatches(
+    to.contributions - from.contributions,
+    (k) => {
+      const id = from.contributions + k + 1
       // Every fifth post replies to a recent one, so threads and reply lookups have realistic shape.
       const replyTo = id % 5 === 0 && id > 10 ? id - 7 : null
-      rows.push({
+      return {
         id,
-        participant_id: authors[id % authors.length] as string,
+        participant_id: authorOf(id, to.participants),
         reply_to: replyTo,
         thread_id: replyTo ?? id,
-        reply_to_participant_id: replyTo ? (authors[replyTo % authors.length] as string) : null,
+        reply_to_participant_id: replyTo ? authorOf(replyTo, to.participants) : null,
         room: ROOM_IDS[id % ROOM_IDS.length] as string,
         kind: CONTRIBUTION_KINDS[id % CONTRIBUTION_KINDS.length] as string,
         content: `Benchmark contribution ${id}: ${'words '.repeat(20 + (id % 40))}`,
         client_id: `bench-${id}`,
-        created_at: new Date(start + id * 1000).toISOString(),
+        created_at: at(start + id * STEP_MS),
         quarantined: 0,
-      })
-    }
-    await db.transaction().execute((tx) => tx.insertInto('contributions').values(rows).execute())
+        payload_hash: null,
+        provisional_id: null,
+      }
+    },
+    (rows) => db.insertInto('contributions').values(rows).execute(),
+  )
+  await seedAround(database, from, to, at(now))
+  await rebuildUsage(db)
+  await seedCapacity(db, to.participants)
+  await sql`analyze`.execute(db)
+}
+
+/** Notes, feedback and appreciations in proportion to the contributions, and the id counters. */
+async function seedAround(database: Database, from: Size, to: Size, now: string): Promise<void> {
+  const { db } = database
+  const every = 1000
+  const notes = Math.floor(to.contributions / every) - Math.floor(from.contributions / every)
+  const firstNote = Math.floor(from.contributions / every)
+  await inBatches(
+    notes,
+    (k) => {
+      const n = firstNote + k + 1
+      return {
+        id: n,
+        memory_id: `10000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+        version: 1,
+        participant_id: authorOf(n, to.participants),
+        title: `Bench note ${n}`,
+        kind: 'observation',
+        content: `A note about contribution ${n * every}.`,
+        source_ids: JSON.stringify([n * every]),
+        reason: 'benchmark',
+        client_id: `bench-note-${n}`,
+        created_at: now,
+        quarantined: 0,
+        payload_hash: null,
+        provisional_id: null,
+      }
+    },
+    (rows) => db.insertInto('memory_revisions').values(rows).execute(),
+  )
+  await inBatches(
+    notes,
+    (k) => {
+      const n = firstNote + k + 1
+      return {
+        id: n,
+        participant_id: authorOf(n + 1, to.participants),
+        category: ['concern', 'suggestion', 'welcome', 'obstacle'][n % 4] as string,
+        content: `Bench feedback ${n}`,
+        client_id: `bench-feedback-${n}`,
+        outcome: n % 3 === 0 ? 'helped' : null,
+        fit: (n % 5) + 1,
+        created_at: now,
+        quarantined: 0,
+        payload_hash: null,
+      }
+    },
+    (rows) => db.insertInto('feedback').values(rows).execute(),
+  )
+  await inBatches(
+    Math.floor((to.contributions - from.contributions) / 100),
+    (k) => {
+      const id = from.contributions + (k + 1) * 100
+      return { participant_id: authorOf(id + 1, to.participants), contribution_id: id, created_at: now }
+    },
+    (rows) =>
+      db
+        .insertInto('appreciations')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .execute(),
+  )
+  for (const [name, value] of [
+    ['contributions', to.contributions],
+    ['memory_revisions', firstNote + notes],
+    ['feedback', firstNote + notes],
+  ] as const) {
+    await db
+      .insertInto('id_counters')
+      .values({ name, value })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+      .execute()
   }
-  await db
-    .insertInto('id_counters')
-    .values({ name: 'contributions', value: to })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value: to }))
-    .execute()
 }

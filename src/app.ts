@@ -1,4 +1,6 @@
+import compress from '@fastify/compress'
 import { randomUUID } from 'node:crypto'
+import { constants as zlibConstants } from 'node:zlib'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { ACTIONS } from './actions/index.ts'
@@ -6,30 +8,49 @@ import type { Services } from './core/action.ts'
 import { createAlerts } from './core/alerts.ts'
 import { buildDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
+import { KeyGuard } from './core/key-guard.ts'
+import { Publisher } from './core/publisher.ts'
 import { ReadCache } from './core/read-cache.ts'
+import type { Secrets } from './core/secrets.ts'
 import { Registry } from './core/registry.ts'
 import { installErrorHandling } from './http/errors.ts'
 import { registerHealth } from './http/health.ts'
+import { createMetrics, registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
+import { sendResult } from './http/representation.ts'
 import { registerRestRoutes } from './http/rest.ts'
+import { RequestLog } from './http/request-log.ts'
 import { registerSecurity } from './http/security.ts'
 import { registerMcp } from './mcp/route.ts'
+import { registerWebRoutes } from './web/routes.ts'
 import { LIMITS } from './schemas/common.ts'
+import { createWalletServices } from './wallet/services.ts'
+import { registerWalletPage } from './web/wallet/page.ts'
 
 export const registry = new Registry(ACTIONS)
 
-export interface AppDeps extends Omit<Runtime, 'services' | 'readCache'> {
+/** Quality 4 of 11: most of brotli's gain at a small part of its cost. */
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }
+
+export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGuard' | 'publisher'> {
   logger: Logger
   baseUrl: string
+  secrets: Secrets
 }
 
 /** The whole HTTP application as one Fastify instance; main.ts listens, tests inject or listen. */
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; runtime: Runtime }> {
+  const timeoutMs = deps.config.requestTimeoutSeconds * 1000
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     bodyLimit: LIMITS.body_bytes,
     trustProxy: deps.config.trustProxy,
+    // A slow client (a body trickling in at 1 byte/s) cannot hold a socket: the whole request must
+    // arrive within the timeout, or Node answers 408 and closes. Node checks at this interval.
+    requestTimeout: timeoutMs,
+    http: { headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, timeoutMs) },
+    logController: new RequestLog(),
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
@@ -40,16 +61,35 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     baseUrl: deps.baseUrl,
     descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl)),
     alerts: createAlerts(deps),
+    secrets: deps.secrets,
+    wallet: createWalletServices(deps.config),
   }
-  const runtime: Runtime = { ...deps, services, readCache: new ReadCache() }
+  const readCache = new ReadCache()
+  const metrics = deps.config.metricsToken === null ? undefined : createMetrics(readCache, deps.database)
+  const runtime: Runtime = {
+    ...deps,
+    services,
+    readCache,
+    keyGuard: new KeyGuard(),
+    publisher: new Publisher(deps.database),
+    metrics,
+  }
 
   installErrorHandling(app)
+  if (metrics && deps.config.metricsToken !== null) registerMetrics(app, deps.config.metricsToken, metrics)
   await registerSecurity(app)
-  await registerOpenApi(app, deps.baseUrl)
+  // Everything not answered by the registry (errors, future pages) is compressed here; registry
+  // answers compress themselves once per text (http/representation.ts).
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: BROTLI })
+  await registerOpenApi(app, deps.baseUrl, registry)
   registerHealth(app, deps.database)
   registerRestRoutes(app, registry, runtime)
   await registerMcp(app, registry, runtime)
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  registerWebRoutes(app, registry, runtime)
+  registerWalletPage(app, runtime)
+  app.get('/openapi.json', { schema: { hide: true }, compress: false }, async (request, reply) =>
+    sendResult(request, reply, app.swagger(), 'application/json; charset=utf-8'),
+  )
   await app.ready()
   return { app, runtime }
 }

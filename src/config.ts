@@ -1,5 +1,9 @@
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
+import { CatalogEntry, CatalogError, readCatalog } from './payments/catalog.ts'
+
+const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })
+const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' })
 
 /** The runtime contract of DESIGN.md: every setting, its env name and default, in one schema. */
 export const ConfigSchema = Type.Object({
@@ -27,6 +31,26 @@ export const ConfigSchema = Type.Object({
   alertEmailTo: Type.Union([Type.String({ minLength: 3 }), Type.Null()]),
   alertEmailFrom: Type.String({ minLength: 3 }),
   maintenanceIntervalSeconds: Type.Integer({ minimum: 0 }),
+  keyPepper: Type.Union([Type.String({ minLength: 32 }), Type.Null()]),
+  requestTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+  checkContracts: Type.Boolean(),
+  pilotEnabled: Type.Boolean(),
+  // An RFC 3986 authority (host, optional port), as EIP-4361 requires of the domain.
+  walletDomain: Type.Union([
+    Type.String({ pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(:[0-9]{1,5})?$' }),
+    Type.Null(),
+  ]),
+  walletRpcUrl: Type.Union([HttpUrl, Type.Null()]),
+  walletRpcTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 60 }),
+  tipAddress: Type.Union([EvmAddress, Type.Null()]),
+  tipMinConfirmations: Type.Integer({ minimum: 1, maximum: 10000 }),
+  servicesFile: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /** The catalog read from SERVICES_FILE at start (tests give it directly). */
+  services: Type.Array(CatalogEntry),
+  x402PayTo: Type.Union([EvmAddress, Type.Null()]),
+  x402FacilitatorUrl: Type.Union([HttpUrl, Type.Null()]),
+  x402FacilitatorTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 120 }),
+  metricsToken: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -48,6 +72,65 @@ export const ENV = [
   ['ALERT_EMAIL_TO', 'alertEmailTo', 'unset', 'operator address for alerts'],
   ['ALERT_EMAIL_FROM', 'alertEmailFrom', 'clearing@localhost', 'sender address for alerts'],
   ['MAINTENANCE_INTERVAL_SECONDS', 'maintenanceIntervalSeconds', '3600', 'in-server maintenance period (0 disables)'],
+  [
+    'KEY_PEPPER',
+    'keyPepper',
+    'SQLite: generated into DB_DIR/key-pepper',
+    'secret (>= 32 chars) keyed into every stored key digest and abuse bucket; required with PostgreSQL, same on every instance, never changed',
+  ],
+  [
+    'REQUEST_TIMEOUT_SECONDS',
+    'requestTimeoutSeconds',
+    '30',
+    'a request (headers and body) must arrive within this time, or the connection is closed',
+  ],
+  ['WALLET_DOMAIN', 'walletDomain', 'host of PUBLIC_BASE_URL', 'EIP-4361 domain wallet sign-in messages must name'],
+  [
+    'WALLET_RPC_URL',
+    'walletRpcUrl',
+    'unset',
+    'JSON-RPC endpoint of Base (chain 8453) for tip checks and payment reconciliation',
+  ],
+  ['WALLET_RPC_TIMEOUT_SECONDS', 'walletRpcTimeoutSeconds', '5', 'time limit of each JSON-RPC call (1-60)'],
+  ['TIP_ADDRESS', 'tipAddress', 'unset', 'address that receives native-token tips; tips answer 503 while unset'],
+  ['TIP_MIN_CONFIRMATIONS', 'tipMinConfirmations', '3', 'confirmations a tip needs before it is recorded'],
+  [
+    'SERVICES_FILE',
+    'servicesFile',
+    'unset (no services)',
+    'JSON catalog of paid services [{id, title, description, price_usdc, terms}]; payments stay inactive while empty',
+  ],
+  ['X402_PAY_TO', 'x402PayTo', 'unset', 'address that receives USDC payments; required with a catalog'],
+  [
+    'X402_FACILITATOR_URL',
+    'x402FacilitatorUrl',
+    'unset',
+    'x402 facilitator that verifies and settles payments (a Base mainnet one); required with a catalog',
+  ],
+  [
+    'X402_FACILITATOR_TIMEOUT_SECONDS',
+    'x402FacilitatorTimeoutSeconds',
+    '20',
+    'time limit of each facilitator call (1-120)',
+  ],
+  [
+    'PILOT_ENABLED',
+    'pilotEnabled',
+    'true',
+    'the hosted pilot acts once per UTC two-hour slot (false: only run_pilot acts)',
+  ],
+  [
+    'CHECK_CONTRACTS',
+    'checkContracts',
+    'false',
+    'development: check every result and error against its published contract',
+  ],
+  [
+    'METRICS_TOKEN',
+    'metricsToken',
+    'unset',
+    'bearer token (>= 16 chars) for GET /metrics (Prometheus); unset: no /metrics (404)',
+  ],
 ] as const
 
 export class ConfigError extends Error {}
@@ -66,6 +149,39 @@ function text(env: Env, name: string): string | null {
   return raw ? raw : null
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)
+  if (raw === null) return fallback
+  if (raw === 'true' || raw === 'false') return raw === 'true'
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`)
+}
+
+const DATABASE_SCHEMES = ['sqlite:', 'postgres://', 'postgresql://']
+
+function databaseUrl(raw: string | null): string {
+  const url = raw ?? 'sqlite:./data/clearing.sqlite'
+  if (DATABASE_SCHEMES.some((scheme) => url.startsWith(scheme))) return url
+  throw new ConfigError(
+    `DATABASE_URL must start with ${DATABASE_SCHEMES.join(', ')} (e.g. sqlite:./data/clearing.sqlite), got "${url.split(':')[0]}:..."`,
+  )
+}
+
+/** An SMTP URL nodemailer can use; its credentials never appear in the message. */
+function smtpUrl(raw: string | null): string | null {
+  if (raw === null) return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('SMTP_URL is not a URL: use smtp://user:pass@host:587 or smtps://user:pass@host:465')
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(`SMTP_URL must use smtp: or smtps:, got "${url.protocol}"`)
+  }
+  if (!url.hostname) throw new ConfigError('SMTP_URL has no host: use smtp://user:pass@host:587')
+  return raw
+}
+
 function trustProxy(raw: string | null): boolean | string {
   if (raw === null || raw === 'false') return false
   if (raw === 'true') return true
@@ -79,7 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 8080),
     host: text(env, 'HOST') ?? '127.0.0.1',
     publicBaseUrl: text(env, 'PUBLIC_BASE_URL')?.replace(/\/+$/, '') ?? null,
-    databaseUrl: text(env, 'DATABASE_URL') ?? 'sqlite:./data/clearing.sqlite',
+    databaseUrl: databaseUrl(text(env, 'DATABASE_URL')),
     operatorKey,
     reviewKey: text(env, 'REVIEW_KEY') ?? operatorKey,
     contributionIntervalSeconds: int(env, 'CONTRIBUTION_INTERVAL_SECONDS', 30),
@@ -91,10 +207,25 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    smtpUrl: text(env, 'SMTP_URL'),
+    smtpUrl: smtpUrl(text(env, 'SMTP_URL')),
     alertEmailTo: text(env, 'ALERT_EMAIL_TO'),
     alertEmailFrom: text(env, 'ALERT_EMAIL_FROM') ?? 'clearing@localhost',
     maintenanceIntervalSeconds: int(env, 'MAINTENANCE_INTERVAL_SECONDS', 3600),
+    keyPepper: text(env, 'KEY_PEPPER'),
+    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 30),
+    checkContracts: bool(env, 'CHECK_CONTRACTS', false),
+    pilotEnabled: bool(env, 'PILOT_ENABLED', true),
+    walletDomain: text(env, 'WALLET_DOMAIN'),
+    walletRpcUrl: text(env, 'WALLET_RPC_URL'),
+    walletRpcTimeoutSeconds: int(env, 'WALLET_RPC_TIMEOUT_SECONDS', 5),
+    tipAddress: text(env, 'TIP_ADDRESS'),
+    tipMinConfirmations: int(env, 'TIP_MIN_CONFIRMATIONS', 3),
+    servicesFile: text(env, 'SERVICES_FILE'),
+    services: catalog(text(env, 'SERVICES_FILE')),
+    x402PayTo: text(env, 'X402_PAY_TO'),
+    x402FacilitatorUrl: text(env, 'X402_FACILITATOR_URL')?.replace(/\/+$/, '') ?? null,
+    x402FacilitatorTimeoutSeconds: int(env, 'X402_FACILITATOR_TIMEOUT_SECONDS', 20),
+    metricsToken: text(env, 'METRICS_TOKEN'),
   }
   return validateConfig(config)
 }
@@ -106,12 +237,43 @@ export function validateConfig(config: Config): Config {
     const envName = ENV.find(([, key]) => key === field)?.[0] ?? field
     throw new ConfigError(`Invalid configuration: ${envName} ${first?.message ?? 'is invalid'}`)
   }
+  checkWalletSettings(config)
   return config
+}
+
+function catalog(path: string | null): Config['services'] {
+  try {
+    return readCatalog(path)
+  } catch (err) {
+    if (err instanceof CatalogError) throw new ConfigError(err.message)
+    throw err
+  }
+}
+
+/** Settings that only work together (tips and paid services need the chain to check against). */
+function checkWalletSettings(config: Config): void {
+  if (config.tipAddress !== null && config.walletRpcUrl === null) {
+    throw new ConfigError('TIP_ADDRESS needs WALLET_RPC_URL (a JSON-RPC endpoint of Base) to check tips')
+  }
+  if (config.services.length === 0) return
+  const missing = [
+    config.x402PayTo === null ? 'X402_PAY_TO' : undefined,
+    config.x402FacilitatorUrl === null ? 'X402_FACILITATOR_URL' : undefined,
+    config.walletRpcUrl === null ? 'WALLET_RPC_URL (to reconcile interrupted settlements)' : undefined,
+  ].filter(Boolean)
+  if (missing.length) throw new ConfigError(`SERVICES_FILE lists services, so set ${missing.join(' and ')}`)
 }
 
 /** A config for tests and tools: defaults plus the given overrides, never read from process.env. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const config = { ...loadConfig({}), databaseUrl: 'sqlite::memory:', logLevel: 'silent' as const, ...overrides }
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: 'sqlite::memory:',
+    logLevel: 'silent' as const,
+    keyPepper: 'test-pepper-0123456789abcdef0123456789',
+    checkContracts: true,
+    ...overrides,
+  }
   // The same fallback as the environment: without its own REVIEW_KEY, reviews take the operator key.
   return validateConfig({ ...config, reviewKey: overrides.reviewKey ?? config.operatorKey })
 }

@@ -1,18 +1,22 @@
-import { maintenanceCommand } from './cli/maintenance.ts'
-import { operatorCommand } from './cli/operator.ts'
+import { existsSync } from 'node:fs'
 import { ConfigError, loadConfig } from './config.ts'
-import { createServer } from './server.ts'
-import { openDatabase } from './store/database.ts'
-import { migrate } from './store/migrations/index.ts'
 
+// Settings may also come from a .env file in the working directory (.env.example lists them); a
+// variable of the real environment wins over the file.
+if (existsSync('.env')) process.loadEnvFile('.env')
+
+/** Each command loads only what it uses: `npm run backup` need not load the whole server. */
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   serve,
   migrate: migrateOnly,
-  operator: operatorCommand,
-  maintenance: maintenanceCommand,
+  operator: async (args) => (await import('./cli/operator.ts')).operatorCommand(args),
+  maintenance: async () => (await import('./cli/maintenance.ts')).maintenanceCommand(),
+  backup: async (args) => (await import('./cli/backup.ts')).backupCommand(args),
+  restore: async (args) => (await import('./cli/backup.ts')).restoreCommand(args),
 }
 
 async function serve(): Promise<void> {
+  const { createServer } = await import('./server.ts')
   const server = await createServer(loadConfig())
   await server.listen()
   let stopping = false
@@ -29,6 +33,8 @@ async function serve(): Promise<void> {
 }
 
 async function migrateOnly(): Promise<void> {
+  const { openDatabase } = await import('./store/database.ts')
+  const { migrate } = await import('./store/migrations/index.ts')
   const database = openDatabase(loadConfig().databaseUrl)
   try {
     await migrate(database.db)

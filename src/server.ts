@@ -6,10 +6,16 @@ import { buildApp } from './app.ts'
 import { baseUrlOf, type Config } from './config.ts'
 import { systemClock, systemRandom, type Clock, type RandomSource } from './core/clock.ts'
 import type { Runtime } from './core/pipeline.ts'
+import { startHousekeeping } from './core/housekeeping.ts'
 import { startMaintenanceTimer } from './core/maintenance-timer.ts'
+import { startPilotTimer } from './pilot/timer.ts'
+import { pepperedSecrets } from './core/secrets.ts'
 import { createLogger } from './logger.ts'
-import { openDatabase, sqlitePath, type Database } from './store/database.ts'
+import { resolvePepper } from './pepper.ts'
+import { isPostgresUrl, openDatabase, sqlitePath, type Database } from './store/database.ts'
 import { migrate } from './store/migrations/index.ts'
+import { upgradeLegacyDigests } from './store/secret-digests.ts'
+import { checkWalletAddresses } from './wallet/services.ts'
 
 export interface ServerOptions {
   clock?: Clock
@@ -29,10 +35,15 @@ export interface Server {
 
 /** Opens the database, migrates it and builds the app. No signals, no process.exit: main.ts wires those. */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  await checkWalletAddresses(config)
+  const secrets = pepperedSecrets(resolvePepper(config))
+  const logger = createLogger(config, options.logDestination)
   const ownsDatabase = options.database === undefined
   const database = options.database ?? openConfiguredDatabase(config.databaseUrl)
+  database.reportError = (err) => logger.error({ err }, 'after-commit task failed')
   await migrate(database.db)
-  const logger = createLogger(config, options.logDestination)
+  const upgraded = await upgradeLegacyDigests(database.db, secrets.upgrade)
+  if (upgraded > 0) logger.info({ upgraded }, 'stored secret digests upgraded to the peppered form')
   let baseUrl = baseUrlOf(config)
   const { app, runtime } = await buildApp({
     database,
@@ -40,11 +51,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
     logger,
+    secrets,
     get baseUrl() {
       return baseUrl
     },
   })
   const stopMaintenance = startMaintenanceTimer(runtime, logger)
+  const stopHousekeeping = startHousekeeping(runtime, logger)
+  const stopPilot = startPilotTimer(runtime, logger)
   return {
     app,
     runtime,
@@ -58,14 +72,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     async close() {
       stopMaintenance()
+      await stopHousekeeping()
+      await stopPilot()
       await app.close()
+      await database.settled()
       if (ownsDatabase) await database.close()
+      logger.flush()
     },
   }
 }
 
 function openConfiguredDatabase(url: string): Database {
-  if (!url.startsWith('postgres')) {
+  if (!isPostgresUrl(url)) {
     const path = sqlitePath(url)
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   }

@@ -37,12 +37,40 @@ import {
   suspendParticipant,
 } from './operator/moderation.ts'
 import { listAuditLog, runMaintenanceAction } from './operator/service.ts'
+import { learningConsent } from './learning/consent.ts'
+import { exportResearch } from './learning/export.ts'
+import { myLearning } from './learning/mine.ts'
+import { readLearning, readLearningPolicy } from './learning/read.ts'
+import { approveLearning, listLearning, rejectLearning } from './learning/review.ts'
+import { saveLearning } from './learning/save.ts'
+import { withdrawLearning } from './learning/withdraw.ts'
+import { search } from './search/search.ts'
+import { readAgent } from './agents/read.ts'
+import { readWorkshop } from './workshop/read.ts'
+import { workshopAudit, workshopGovernanceTrial, workshopHiddenWorld } from './workshop/run.ts'
+import { readDistribution, readLedgerSchema } from './distribution/read.ts'
+import { analyzeDistribution } from './distribution/analyze.ts'
+import { readInvention, readPractice } from './guides/static.ts'
+import { readProgress } from './guides/progress.ts'
+import { runPilotAction } from './operator/pilot.ts'
+import { deliverOrder, listOrdersAction, refundOrder } from './operator/orders.ts'
+import { acknowledge, myCommerce, requestRefund } from './services/after-sale.ts'
+import { quote, readServices } from './services/catalog.ts'
+import { acceptAgreement, order } from './services/order.ts'
+import { pay } from './services/pay.ts'
+import { reconcile } from './services/reconcile.ts'
+import { linkWallet, unlinkWallet } from './wallet/link.ts'
+import { myWallet, readWalletConfig } from './wallet/read.ts'
+import { challenge, signIn } from './wallet/sign-in.ts'
+import { signOut } from './wallet/sign-out.ts'
+import { verifyTip } from './wallet/tips.ts'
+import { listMemories } from './memory/list.ts'
 
 /**
  * The one explicit list of actions. REST dispatch, MCP tools, /openapi.json and the descriptor are
  * all generated from it: adding a capability means adding its actions here.
  */
-export const ACTIONS = [
+export const ACTIONS: readonly AnyAction[] = [
   join,
   contribute,
   visit,
@@ -93,4 +121,48 @@ export const ACTIONS = [
   decidePrivacyRequest,
   runMaintenanceAction,
   listAuditLog,
-] as unknown as readonly AnyAction[]
+  saveLearning,
+  learningConsent,
+  withdrawLearning,
+  myLearning,
+  readLearning,
+  readLearningPolicy,
+  listLearning,
+  approveLearning,
+  rejectLearning,
+  exportResearch,
+  search,
+  readAgent,
+  readWorkshop,
+  workshopAudit,
+  workshopHiddenWorld,
+  workshopGovernanceTrial,
+  readDistribution,
+  readLedgerSchema,
+  analyzeDistribution,
+  readProgress,
+  readInvention,
+  readPractice,
+  runPilotAction,
+  readWalletConfig,
+  challenge,
+  signIn,
+  signOut,
+  linkWallet,
+  unlinkWallet,
+  verifyTip,
+  myWallet,
+  readServices,
+  quote,
+  acceptAgreement,
+  order,
+  pay,
+  reconcile,
+  acknowledge,
+  requestRefund,
+  myCommerce,
+  listOrdersAction,
+  deliverOrder,
+  refundOrder,
+  listMemories,
+]

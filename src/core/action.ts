@@ -1,9 +1,11 @@
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../store/database.ts'
-import type { ParticipantRow } from '../store/participants.ts'
+import type { CurrentParticipant } from '../store/participants.ts'
 import type { Alerts } from './alerts.ts'
+import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from './clock.ts'
+import type { Secrets } from './secrets.ts'
 import type { ErrorCode } from './errors.ts'
 
 /**
@@ -34,10 +36,16 @@ export interface ActionContext {
   random: RandomSource
   config: Config
   /** Set when the action's auth is `participant` (or an optional key was given). */
-  participant: ParticipantRow | undefined
+  participant: CurrentParticipant | undefined
   /** Normalised client address, only ever used to derive a pseudonymous abuse bucket. */
   clientAddress: string | undefined
   onCommit: OnCommit
+  /**
+   * Runs fn in a transaction and returns its result. In a `callsOut` action each call is a
+   * transaction of its own, committed when fn returns (one step of the action); in every other
+   * action fn joins the action's own transaction (or reads the shared handle).
+   */
+  transaction<T>(fn: (db: Db) => Promise<T>): Promise<T>
   services: Services
 }
 
@@ -48,6 +56,10 @@ export interface Services {
   descriptor: () => Record<string, unknown>
   /** Delivers queued operator alerts (reference only); call through onCommit after queueing. */
   alerts: Alerts
+  /** Digests of stored secrets and abuse buckets, keyed by the server pepper. */
+  secrets: Secrets
+  /** The JSON-RPC client of the chain and the x402 payment server, built from the config on first use. */
+  wallet: WalletServices
 }
 
 export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSchema> {
@@ -68,13 +80,52 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
    * attribution: served from the read cache while the public stamp is unchanged.
    */
   cacheable?: boolean
+  /**
+   * The handler calls another service over the network (a JSON-RPC node, a payment facilitator). It
+   * then runs outside any transaction, so no lock is held while a remote answer is awaited: ctx.db is
+   * the shared handle for reads and each write is a step of its own through ctx.transaction(fn).
+   * Paused writes are checked before the handler runs.
+   */
+  callsOut?: boolean
+  /**
+   * Request data the REST transport copies into the input before validation, so handlers never see
+   * an HTTP object. `headers` maps a request header (lower case) to an input field (the x402
+   * PAYMENT-SIGNATURE header to payment_signature); a body carrying the same field with another value
+   * is refused. `cookies` maps a cookie to an input field, used only when the body lacks the field
+   * and the request comes from a page of this origin (Sec-Fetch-Site: same-origin): the wallet page.
+   */
+  requestFields?: { headers?: Readonly<Record<string, string>>; cookies?: Readonly<Record<string, string>> }
+  /**
+   * Statuses other than 200 that a successful result can carry (set with withHttpAnswer, see
+   * core/http-answer.ts), each with its meaning; OpenAPI documents the output schema under them.
+   */
+  answers?: Readonly<Record<number, string>>
   /** String fields trimmed before validation (the spec trims content). */
   trim?: readonly string[]
   input: I
   output: O
+  /**
+   * Errors the handler itself throws. The pipeline's own refusals (authentication, paused writes,
+   * validation, ...) are derived from auth and effect by core/action-errors.ts and added to these.
+   */
   errors: readonly ErrorCode[]
+  /** Cursor-paged outputs: where each page's items, next cursor and has_more live (see store/pager.ts). */
+  paging?: readonly PagingDecl[]
   mcp?: McpBinding
-  handler: (ctx: ActionContext, input: Static<I>) => Promise<Static<O>>
+  // Method syntax on purpose: it keeps every ActionDef<I, O> assignable to AnyAction, so the
+  // registry list needs no cast.
+  handler(ctx: ActionContext, input: Static<I>): Promise<Static<O>>
+}
+
+/**
+ * One cursor of a paged read: `cursor` is the input field (after, memory_after), the others are
+ * paths into the output (`a.b`, and `a[].b` for lists inside lists).
+ */
+export interface PagingDecl {
+  cursor: string
+  items: readonly string[]
+  next: string
+  hasMore: string
 }
 
 /** Identity function that keeps the input and output types tied to their schemas. */

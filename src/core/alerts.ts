@@ -7,6 +7,7 @@ import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type
 import type { ActionContext } from './action.ts'
 import type { Clock } from './clock.ts'
 import { iso, utcDate } from './clock.ts'
+import { ID_COUNTERS } from '../store/counter-names.ts'
 
 export type AlertKind = 'draft' | 'report' | 'privacy'
 
@@ -17,6 +18,12 @@ export interface Alerts {
 
 const CLAIM_BATCH = 50
 const STALE_CLAIM_MS = 10 * 60 * 1000
+/**
+ * An SMTP server that accepts the connection but never greets (or stalls mid-way) must not keep a
+ * delivery running for nodemailer's defaults of 2 and 10 minutes. Delivery runs after the response
+ * in any case, so these bound only how long an unsent alert waits for its retry.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }
 
 /**
  * Queues a reference-only alert inside the caller's transaction. Draft alerts are coalesced to one
@@ -26,7 +33,7 @@ export async function queueAlert(db: Db, now: Date, kind: AlertKind, reference: 
   const dedupeKey = kind === 'draft' ? `draft:${utcDate(now)}` : `${kind}:${reference}`
   // Checked first so a coalesced draft alert does not consume an id.
   if (kind === 'draft' && (await dedupeKeyTaken(db, dedupeKey))) return
-  const id = await nextId(db, 'alert_outbox')
+  const id = await nextId(db, ID_COUNTERS.alertOutbox)
   await enqueueAlert(db, { id, kind, reference, dedupe_key: dedupeKey, created_at: iso(now) })
 }
 
@@ -36,7 +43,10 @@ export async function alertOperators(ctx: ActionContext, kind: AlertKind, refere
   deliverAfterCommit(ctx)
 }
 
-/** Delivery runs after the commit, so a failed send never undoes the intake; unsent alerts stay queued. */
+/**
+ * Delivery starts after the commit, in the background: the request never waits for the mail server,
+ * a failed send never undoes the intake, and unsent alerts stay queued for the next try.
+ */
 export function deliverAfterCommit(ctx: ActionContext): void {
   ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
 }
@@ -55,7 +65,10 @@ export function alertText(row: Pick<AlertRow, 'kind' | 'reference'>): string {
 
 export function createAlerts(deps: { database: Database; config: Config; logger: Logger; clock: Clock }): Alerts {
   const { config, logger } = deps
-  const transport = config.smtpUrl && config.alertEmailTo ? nodemailer.createTransport(config.smtpUrl) : undefined
+  const transport =
+    config.smtpUrl && config.alertEmailTo
+      ? nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS })
+      : undefined
 
   const send = async (row: AlertRow): Promise<void> => {
     const text = alertText(row)

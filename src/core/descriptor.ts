@@ -12,7 +12,7 @@ const AUTH_RULES = [
   'Reading needs no account or key, over REST, the feed and MCP.',
   'Participant writes carry the key in the JSON body field "key". Never put a key in a URL, a cookie, a post, a log or a shared prompt.',
   'join creates a public self-reported identity and returns the key once; a lost key cannot be recovered; do not repeat join blindly.',
-  'One key per runtime; do not share it between agents. rotate_key takes your current key and a new_key you generated (at least 32 random characters); revoke_key ends a key permanently; pause is not revocation.',
+  'One key per runtime; do not share it between agents. rotate_key takes your current key and a new_key you generated in the format join issues (clr_ + 32 CSPRNG bytes, base64url); revoke_key ends a key permanently; pause is not revocation.',
   'Keyless drafts, report_content, report_status, privacy_request and privacy_status need no participation key; cases are read back with case_id plus receipt_key.',
   'Operator actions need operator_key; feedback reviews need review_key. Participant keys never authorize them.',
 ]
@@ -40,12 +40,13 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
     endpoints: {
       clearing: `${baseUrl}/api/clearing`,
       drafts: `${baseUrl}/api/drafts`,
+      learning: `${baseUrl}/api/learning`,
       feed: `${baseUrl}/feed.json`,
       mcp: `${baseUrl}/api/mcp`,
       openapi: `${baseUrl}/openapi.json`,
       connections: `${baseUrl}/.well-known/connections.json`,
     },
-    actions: registry.all.map(({ def }) => ({
+    actions: registry.all.map(({ def, errors }) => ({
       name: def.name,
       method: def.http.method,
       path: def.http.path,
@@ -57,7 +58,7 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
       ...(def.mcp ? { mcp_tool: def.mcp.name ?? def.name } : {}),
       input_schema: def.input,
       output_schema: def.output,
-      errors: def.errors,
+      errors,
     })),
     mcp: {
       url: `${baseUrl}/api/mcp`,

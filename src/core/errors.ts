@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   operator_only: 403,
   not_found: 400,
   route_not_found: 404,
+  method_not_allowed: 405,
   idempotency_conflict: 409,
   version_conflict: 409,
   rate_limited: 429,
@@ -23,6 +24,34 @@ export const ERROR_STATUS = {
   internal_error: 500,
   state_conflict: 409,
   invalid_receipt: 403,
+  // Learning records: only the author of a source contribution decides its consent; records are private.
+  not_rightsholder: 403,
+  not_owner: 403,
+  // Wallet sign-in, tip receipts and paid services (issue 12; see src/actions/wallet and services).
+  wallet_message_invalid: 400,
+  wallet_domain_mismatch: 403,
+  wallet_chain_mismatch: 403,
+  wallet_message_expired: 403,
+  wallet_nonce_unknown: 403,
+  wallet_nonce_replayed: 403,
+  wallet_signature_invalid: 403,
+  session_invalid: 403,
+  wallet_not_configured: 503,
+  chain_unavailable: 503,
+  tip_not_found: 400,
+  tip_invalid: 400,
+  tip_pending: 409,
+  tip_already_recorded: 409,
+  payments_inactive: 403,
+  unknown_service: 400,
+  terms_outdated: 409,
+  agreement_required: 403,
+  order_not_yours: 403,
+  payment_invalid: 400,
+  settlement_pending: 409,
+  facilitator_unavailable: 503,
+  // Operations (issue 14): GET /metrics without the operators' bearer token.
+  invalid_token: 401,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

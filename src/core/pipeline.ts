@@ -1,22 +1,30 @@
 import type { Config } from '../config.ts'
 import type { Database, Db, OnCommit } from '../store/database.ts'
 import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
-import { findByKeyHash, type ParticipantRow } from '../store/participants.ts'
+import { findByKeyHash, type CurrentParticipant } from '../store/participants.ts'
 import { publicStamp } from '../store/public-stamp.ts'
-import type { ActionContext, AnyAction, Services } from './action.ts'
+import { abuseBucket } from './abuse.ts'
+import type { ActionContext, Services } from './action.ts'
 import type { Clock, RandomSource } from './clock.ts'
-import { ServiceError } from './errors.ts'
+import type { ActionObserver } from './metrics.ts'
+import { ServiceError, toServiceError } from './errors.ts'
+import type { KeyGuard } from './key-guard.ts'
+import type { Publisher } from './publisher.ts'
 import type { ReadCache } from './read-cache.ts'
 import type { RegisteredAction } from './registry.ts'
-import { hashSecret, secretMatches } from './secrets.ts'
+import { sameDigest, sha256 } from './secrets.ts'
 
 export interface Runtime {
   database: Database
   readCache: ReadCache
+  keyGuard: KeyGuard
+  publisher: Publisher
   config: Config
   clock: Clock
   random: RandomSource
   services: Services
+  /** Set when metrics are on (METRICS_TOKEN): the transports report each call to it. */
+  metrics?: ActionObserver
 }
 
 /** What a transport knows about the caller; nothing else crosses into actions. */
@@ -29,8 +37,10 @@ export interface CallInfo {
 const WRITES_PAUSED_RETRY_SECONDS = 300
 
 /**
- * The one way any transport runs an action: trim, validate, check writes, authorize, then run the
- * handler (writes in one transaction). REST and MCP both call this, so policy cannot drift apart.
+ * The one way any transport runs an action: trim, validate, check the operator secret, refuse a
+ * throttled key bucket, then (writes in one transaction) check paused writes, authenticate and run
+ * the handler. REST and MCP both call this, so policy cannot drift apart. With contracts checked
+ * (tests), every result must match the output schema and every refusal the published error list.
  */
 export async function runAction(
   rt: Runtime,
@@ -38,6 +48,26 @@ export async function runAction(
   rawInput: unknown,
   call: CallInfo,
 ): Promise<unknown> {
+  if (!rt.config.checkContracts) return execute(rt, entry, rawInput, call)
+  let result: unknown
+  try {
+    result = await execute(rt, entry, rawInput, call)
+  } catch (err) {
+    const error = toServiceError(err)
+    if (!entry.errors.includes(error.code) && error.code !== 'internal_error') {
+      throw new Error(`${entry.def.name} answered ${error.code}, which it does not publish`, { cause: err })
+    }
+    throw err
+  }
+  try {
+    entry.validateOutput(result)
+  } catch (err) {
+    throw new Error(`${entry.def.name} returned a result outside its output schema`, { cause: err })
+  }
+  return result
+}
+
+async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, call: CallInfo): Promise<unknown> {
   const { def } = entry
   const input = trimFields(rawInput, def.trim)
   ;(call.source === 'query' ? entry.validateQuery : entry.validateBody)(input)
@@ -47,14 +77,22 @@ export async function runAction(
   if (def.auth === 'review') requireSecret(fields.review_key, rt.config.reviewKey, 'review_key')
 
   const now = rt.clock.now()
-  const run = async (db: Db, onCommit: OnCommit) => {
+  const presentsKey = def.auth === 'participant' && typeof fields.key === 'string'
+  const bucket = presentsKey ? abuseBucket(rt.services.secrets, call.clientAddress, now) : undefined
+  if (bucket !== undefined) rt.keyGuard.check(bucket, now)
+
+  const run = async (db: Db, onCommit: OnCommit, step?: ActionContext['transaction']) => {
+    const authenticated = await authenticate(rt, db, entry, fields.key)
     // Operators stay able to act (resume_writes above all) while participant writes are paused.
-    if (def.effect === 'write' && def.auth !== 'operator' && (await readFlag(db, WRITES_PAUSED)) === 'true') {
-      throw new ServiceError('writes_paused', 'Writes are paused by the operators; reading still works.', {
-        retryAfterSeconds: WRITES_PAUSED_RETRY_SECONDS,
-      })
+    if (def.effect === 'write' && def.auth !== 'operator') {
+      const paused = authenticated ? authenticated.writesPaused : (await readFlag(db, WRITES_PAUSED)) === 'true'
+      if (paused) {
+        throw new ServiceError('writes_paused', 'Writes are paused by the operators; reading still works.', {
+          retryAfterSeconds: WRITES_PAUSED_RETRY_SECONDS,
+        })
+      }
     }
-    const participant = await authenticate(db, def, fields.key)
+    const participant = authenticated?.participant
     const ctx: ActionContext = {
       db,
       now,
@@ -63,6 +101,7 @@ export async function runAction(
       participant,
       clientAddress: call.clientAddress,
       onCommit,
+      transaction: step ?? ((fn) => fn(db)),
       services: rt.services,
     }
     if (!def.cacheable) return def.handler(ctx, input)
@@ -76,23 +115,41 @@ export async function runAction(
     return result
   }
 
-  if (def.effect === 'write' || def.auth === 'participant') return rt.database.transaction(run)
-  const deferred: Array<() => void | Promise<void>> = []
-  const result = await run(rt.database.db, (fn) => deferred.push(fn))
-  for (const fn of deferred) await fn()
-  return result
+  try {
+    // A write's provisional ids (PostgreSQL) become public after its commit, before it answers.
+    if (def.effect === 'write' && !def.callsOut) return await rt.publisher.resolve(await rt.database.transaction(run))
+    if (def.auth === 'participant' && !def.callsOut) return await rt.database.transaction(run)
+    // Reads, and actions that call out (each of their steps commits on its own, see ActionDef.callsOut).
+    const deferred: Array<() => void | Promise<void>> = []
+    const step: ActionContext['transaction'] = (fn) => rt.database.transaction((tx) => fn(tx))
+    const result = await run(rt.database.db, (fn) => deferred.push(fn), def.callsOut ? step : undefined)
+    rt.database.afterCommit(deferred)
+    return result
+  } catch (err) {
+    // A wrong key is counted against the caller's bucket; past the limit the answer becomes 429.
+    if (bucket !== undefined && err instanceof ServiceError && err.code === 'invalid_key') {
+      throw (await rt.keyGuard.failed(rt.database, bucket, now)) ?? err
+    }
+    throw err
+  }
 }
 
-async function authenticate(db: Db, def: AnyAction, key: unknown): Promise<ParticipantRow | undefined> {
+async function authenticate(
+  rt: Runtime,
+  db: Db,
+  entry: RegisteredAction,
+  key: unknown,
+): Promise<{ participant: CurrentParticipant; writesPaused: boolean } | undefined> {
+  const { def } = entry
   if (def.auth !== 'participant') return undefined
   if (typeof key !== 'string') {
     if (def.keyOptional) return undefined
-    throw new ServiceError('invalid_request', 'A participation key is required in the body field "key".')
+    throw new ServiceError('invalid_request', 'A participation key is required in the body field "key".', {
+      details: [{ path: '/key', message: 'required field "key" is missing' }],
+    })
   }
-  const found = await findByKeyHash(db, hashSecret(key))
-  if (!found || !secretMatches(key, found.keyHash) || found.state === 'rotated') {
-    throw new ServiceError('invalid_key', 'The participation key is not valid.')
-  }
+  const found = await findByKeyHash(db, rt.services.secrets.digest(key))
+  if (!found || found.state === 'rotated') throw new ServiceError('invalid_key', 'The participation key is not valid.')
   if (found.state === 'revoked')
     throw new ServiceError('key_revoked', 'This key was revoked and can no longer be used.')
   const { participant } = found
@@ -102,12 +159,12 @@ async function authenticate(db: Db, def: AnyAction, key: unknown): Promise<Parti
   if (participant.status === 'paused' && !def.allowPaused) {
     throw new ServiceError('participant_paused', 'This participant is paused; call resume with the same key first.')
   }
-  return participant
+  return { participant, writesPaused: found.writesPaused }
 }
 
 function requireSecret(presented: unknown, configured: string | null, field: string): void {
   if (configured === null) throw new ServiceError('operator_only', 'Operator actions are disabled on this server.')
-  if (typeof presented !== 'string' || !secretMatches(presented, hashSecret(configured))) {
+  if (typeof presented !== 'string' || !sameDigest(sha256(presented), sha256(configured))) {
     throw new ServiceError('operator_only', `The ${field} is not valid for this operator action.`)
   }
 }

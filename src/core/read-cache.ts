@@ -7,6 +7,9 @@
 export class ReadCache {
   private readonly entries = new Map<string, { stamp: string; value: unknown }>()
   private readonly capacity: number
+  /** Lookups answered from the cache, and the others (metrics: the hit ratio). */
+  hits = 0
+  misses = 0
 
   constructor(capacity = 512) {
     this.capacity = capacity
@@ -14,7 +17,11 @@ export class ReadCache {
 
   get(key: string, stamp: string): unknown {
     const entry = this.entries.get(key)
-    if (!entry || entry.stamp !== stamp) return undefined
+    if (!entry || entry.stamp !== stamp) {
+      this.misses++
+      return undefined
+    }
+    this.hits++
     // Re-inserting keeps the Map's order least-recently-used first.
     this.entries.delete(key)
     this.entries.set(key, entry)

@@ -1,11 +1,16 @@
-import type { TSchema } from 'typebox'
+import type { AnyAction } from './action.ts'
+import { publishedErrors } from './action-errors.ts'
+import type { ErrorCode } from './errors.ts'
 import { compileValidator, type Validator } from './validation.ts'
-import type { ActionDef, AnyAction } from './action.ts'
 
 export interface RegisteredAction {
   def: AnyAction
+  /** Every error code the action can answer with (declared plus derived), sorted. */
+  errors: readonly ErrorCode[]
   validateBody: Validator
   validateQuery: Validator
+  /** Checks a result against the output schema; used when contracts are checked (tests). */
+  validateOutput: Validator
 }
 
 /** The one registry: REST dispatch, MCP tools, OpenAPI and the descriptor all read it. */
@@ -13,12 +18,14 @@ export class Registry {
   readonly all: readonly RegisteredAction[]
   private readonly byName = new Map<string, RegisteredAction>()
 
-  constructor(defs: ReadonlyArray<ActionDef<TSchema, TSchema>>) {
+  constructor(defs: readonly AnyAction[]) {
     this.all = defs.map((def) => {
       const validateBody = compileValidator(def.input, 'body')
       // Only GET actions ever receive a query string; the others need no coercing validator.
       const validateQuery = def.http.method === 'GET' ? compileValidator(def.input, 'query') : validateBody
-      return { def: def as AnyAction, validateBody, validateQuery }
+      let output: Validator | undefined
+      const validateOutput: Validator = (value) => (output ??= compileValidator(def.output, 'output'))(value)
+      return { def, errors: publishedErrors(def), validateBody, validateQuery, validateOutput }
     })
     for (const entry of this.all) {
       if (this.byName.has(entry.def.name)) throw new Error(`Duplicate action name: ${entry.def.name}`)

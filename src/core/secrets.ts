@@ -1,23 +1,53 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { RandomSource } from './clock.ts'
 
+/** Bytes of randomness in every secret the service issues, and that it accepts as a rotated key. */
+export const SECRET_BYTES = 32
+/** `clr_` + 43 base64url characters: the format of participant keys (issued, and accepted by rotate_key). */
+export const KEY_PATTERN = '^clr_[A-Za-z0-9_-]{43}$'
+
 /** 256 bits from a CSPRNG, rendered with a prefix so a leaked key is recognisable in scans. */
 export function newSecret(random: RandomSource, prefix = 'clr_'): string {
-  return prefix + random.bytes(32).toString('base64url')
+  return prefix + random.bytes(SECRET_BYTES).toString('base64url')
 }
 
-/** Secrets are stored only as SHA-256 digests; 256-bit random input makes a pepper unnecessary. */
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('base64url')
-}
-
-/** Constant-time comparison of a presented secret against a stored digest. */
-export function secretMatches(presented: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(presented))
-  const b = Buffer.from(storedHash)
-  return a.length === b.length && timingSafeEqual(a, b)
+export function sha256(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('base64url')
 }
 
 export function hmac(secret: string, value: string): string {
-  return createHmac('sha256', secret).update(value).digest('base64url')
+  return createHmac('sha256', secret).update(value, 'utf8').digest('base64url')
+}
+
+/** Constant-time equality of two digests (or any two strings). */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/**
+ * Everything derived from the server-side pepper (KEY_PEPPER). Stored secrets (participant keys,
+ * receipt keys) are HMAC(pepper, SHA-256(secret)), so a database dump alone cannot test guesses
+ * of a weak key; the SHA-256 inside lets rows written before the pepper be upgraded in place. The
+ * daily secret of the abuse buckets is derived too and never stored, so a dump cannot map a bucket
+ * back to an address either.
+ */
+export interface Secrets {
+  digest(secret: string): string
+  matches(presented: string, storedDigest: string): boolean
+  /** The digest of a row stored before the pepper (plain SHA-256), upgraded. */
+  upgrade(legacyDigest: string): string
+  daySecret(day: string): string
+}
+
+export function pepperedSecrets(pepper: string): Secrets {
+  const upgrade = (legacy: string) => hmac(pepper, legacy)
+  const digest = (secret: string) => upgrade(sha256(secret))
+  return {
+    digest,
+    upgrade,
+    matches: (presented, stored) => sameDigest(digest(presented), stored),
+    daySecret: (day) => hmac(pepper, `abuse-bucket:${day}`),
+  }
 }

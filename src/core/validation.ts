@@ -24,13 +24,56 @@ const queryAjv = makeAjv(true)
 
 export type Validator = (value: unknown) => void
 
-export function compileValidator(schema: TSchema, source: 'body' | 'query' = 'body'): Validator {
-  const validate: ValidateFunction = (source === 'body' ? bodyAjv : queryAjv).compile(schema)
+/**
+ * `body` and `query` validate what callers send (and then its text, see storableProblem); `output`
+ * checks what an action returns against its declared schema (tests run with contracts checked).
+ */
+export function compileValidator(schema: TSchema, source: 'body' | 'query' | 'output' = 'body'): Validator {
+  const validate: ValidateFunction = (source === 'query' ? queryAjv : bodyAjv).compile(schema)
   return (value) => {
-    if (validate(value)) return
-    const errors = relevant(validate.errors ?? [])
-    throw new ServiceError('invalid_request', summarize(errors), { details: dedupe(errors.map(describe)) })
+    if (!validate(value)) {
+      const errors = relevant(validate.errors ?? [])
+      throw new ServiceError('invalid_request', summarize(errors), { details: dedupe(errors.map(describe)) })
+    }
+    if (source === 'output') return
+    const problem = storableProblem(value, '', 0)
+    if (problem)
+      throw new ServiceError('invalid_request', `Invalid request: ${problem.path} ${problem.message}.`, {
+        details: [problem],
+      })
   }
+}
+
+/**
+ * Free-form objects (a workshop record, a ledger) may nest; past this depth a value is refused, so
+ * neither this walk nor any handler's recurses without bound (64 KiB of "[" is 65,536 levels).
+ */
+export const MAX_INPUT_DEPTH = 64
+
+/**
+ * Text and numbers every store can keep unchanged. PostgreSQL cannot store NUL in text, and a lone
+ * UTF-16 surrogate is not Unicode: SQLite would store it altered (U+FFFD), so an identical retry
+ * would no longer match. Numbers beyond 2^53 (or 1e400, which parses as Infinity) are not the
+ * integers they claim to be. Both dialects refuse all of these alike, before any handler runs.
+ */
+function storableProblem(value: unknown, path: string, depth: number): ErrorDetail | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return { path: path || '/', message: 'must not contain the NUL character' }
+    if (!value.isWellFormed()) return { path: path || '/', message: 'must be well-formed Unicode (no lone surrogates)' }
+    return undefined
+  }
+  if (typeof value === 'number') {
+    const unsafe = !Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return unsafe ? { path: path || '/', message: 'is not a number this service can represent exactly' } : undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  if (depth >= MAX_INPUT_DEPTH)
+    return { path: path || '/', message: `is nested more than ${MAX_INPUT_DEPTH} levels deep` }
+  for (const [key, child] of Object.entries(value)) {
+    const problem = storableProblem(child, `${path}/${key}`, depth + 1)
+    if (problem) return problem
+  }
+  return undefined
 }
 
 /** anyOf reports every failed branch and then itself; the branch errors say more, so keep those. */

@@ -1,17 +1,27 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, ServiceError } from '../core/errors.ts'
+import { pathOnly } from '../logger.ts'
 
 /** Maps everything thrown during a request to DESIGN.md's error body, once, for every route. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ServiceError, request, reply) => {
     const error = err instanceof ServiceError ? err : fromFastify(err)
-    if (error.status >= 500) request.log.error({ err }, 'request failed')
+    // Refusals (paused writes, limits, bad input) are answers, not failures: only the unexpected is an error.
+    if (error.code === 'internal_error') request.log.error({ err }, 'request failed')
     sendError(reply, error)
   })
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, new ServiceError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`))
+    const path = pathOnly(request.url) ?? '/'
+    const allowed = METHODS.filter((method) => app.hasRoute({ method, url: path }))
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '))
+      return sendError(reply, new ServiceError('method_not_allowed', `${path} answers ${allowed.join(', ')} only.`))
+    }
+    return sendError(reply, new ServiceError('route_not_found', `No route ${request.method} ${path}.`))
   })
 }
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
 
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds))

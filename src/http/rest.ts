@@ -1,15 +1,29 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { ServiceError } from '../core/errors.ts'
+import { httpAnswerOf } from '../core/http-answer.ts'
+import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
+import { applyAnswer, inputWithRequestFields } from './answers.ts'
 import { normalizeAddress } from './client-address.ts'
-import { routeDocs } from './openapi.ts'
+import { actionDocs, routeDocs } from './openapi.ts'
+import { aliasPath } from './openapi-components.ts'
+import { sendResult } from './representation.ts'
+
+/** Validation happens in the pipeline (shared with MCP): route schemas only document. */
+const DOCUMENT_ONLY = {
+  validatorCompiler: () => () => true,
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+  // Registry answers are compressed by sendResult, once per text, with an ETag per encoding.
+  compress: false as const,
+}
 
 /**
  * Serves every registry action over REST: one route per (method, path), dispatching POST bodies on
- * `action` and GET queries on `view`. Validation happens in the pipeline (shared with MCP), so the
- * route schemas below only document; Fastify neither validates nor serializes with them.
+ * `action` and GET queries on `view`. Where a path serves several actions, each also gets a path of
+ * its own (`/api/clearing/contribute`, `/api/clearing/history`) that runs the same action through
+ * the same pipeline, so generated clients get one request and one result type per operation.
  */
 export function registerRestRoutes(app: FastifyInstance, registry: Registry, runtime: Runtime): void {
   for (const { method, path } of registry.paths()) {
@@ -18,37 +32,60 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
       method,
       url: path,
       schema: routeDocs(method, path, entries),
-      validatorCompiler: () => () => true,
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      ...DOCUMENT_ONLY,
       handler: async (request, reply) => {
         const entry = method === 'POST' ? byAction(entries, request.body) : byView(entries, request.query)
-        const input = method === 'POST' ? request.body : knownParams(entry, request.query)
-        const result = await runAction(runtime, entry, input, {
-          clientAddress: normalizeAddress(request.ip),
-          source: method === 'POST' ? 'body' : 'query',
-        })
-        const http = entry.def.http
-        reply.type(http.method === 'GET' && http.contentType ? http.contentType : 'application/json; charset=utf-8')
-        return reply.send(serialize(result))
+        return serve(runtime, entry, request, reply, request.body)
       },
     })
+    for (const entry of entries) {
+      const alias = aliasPath(registry, entry.def)
+      if (alias === undefined) continue
+      app.route({
+        method,
+        url: alias,
+        schema: actionDocs(entry, true),
+        ...DOCUMENT_ONLY,
+        handler: async (request, reply) => serve(runtime, entry, request, reply, withAction(entry, request.body)),
+      })
+    }
   }
 }
 
-/**
- * Cached read results are shared objects (core/read-cache.ts), so their JSON text can be shared too:
- * a hit then skips serialization. Entries go with their objects when the cache lets them go.
- */
-const serialized = new WeakMap<object, string>()
+async function serve(
+  runtime: Runtime,
+  entry: RegisteredAction,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+): Promise<FastifyReply> {
+  const http = entry.def.http
+  const input =
+    http.method === 'POST' ? inputWithRequestFields(entry, request, body) : knownParams(entry, request.query)
+  const result = await observed(runtime.metrics, entry.def.name, 'rest', () =>
+    runAction(runtime, entry, input, {
+      clientAddress: normalizeAddress(request.ip),
+      source: http.method === 'POST' ? 'body' : 'query',
+    }),
+  )
+  // A result may ask for another status, headers or a cookie (core/http-answer.ts: x402's 402).
+  const answer = httpAnswerOf(result)
+  if (answer) applyAnswer(reply, answer)
+  const contentType = http.method === 'GET' && http.contentType ? http.contentType : 'application/json'
+  return sendResult(request, reply, result, `${contentType}; charset=utf-8`)
+}
 
-function serialize(result: unknown): string {
-  if (typeof result !== 'object' || result === null) return JSON.stringify(result)
-  let text = serialized.get(result)
-  if (text === undefined) {
-    text = JSON.stringify(result)
-    serialized.set(result, text)
+/**
+ * On an action's own path the path names the action. A body that names another one keeps its value
+ * and fails validation, as over MCP: nothing is silently rewritten.
+ */
+function withAction(entry: RegisteredAction, body: unknown): unknown {
+  if (entry.def.http.method !== 'POST') return body
+  if (body === undefined || body === null) return { action: entry.def.name }
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new ServiceError('invalid_request', 'The body must be a JSON object.')
   }
-  return text
+  return { action: entry.def.name, ...body }
 }
 
 function byAction(entries: RegisteredAction[], body: unknown): RegisteredAction {
@@ -79,7 +116,9 @@ function byView(entries: RegisteredAction[], query: unknown): RegisteredAction {
   const known = entries.flatMap((e) => (e.def.http.method === 'GET' && e.def.http.view ? [e.def.http.view] : []))
   throw new ServiceError(
     'invalid_request',
-    `Unknown view "${String(wanted).slice(0, 60)}". Known views: ${known.join(', ')}.`,
+    wanted === undefined
+      ? `This path needs the query parameter view. Known views: ${known.join(', ')}.`
+      : `Unknown view "${wanted.slice(0, 60)}". Known views: ${known.join(', ')}.`,
     {
       details: [{ path: '/view', message: 'unknown view' }],
     },
@@ -97,5 +136,3 @@ function knownParams(entry: RegisteredAction, query: unknown): Record<string, un
   }
   return picked
 }
-
-export type { FastifyRequest }

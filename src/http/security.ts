@@ -16,8 +16,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Last-Event-ID'],
-    exposedHeaders: ['Retry-After', 'X-Request-Id'],
+    allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Last-Event-ID', 'If-None-Match'],
+    exposedHeaders: ['Retry-After', 'X-Request-Id', 'ETag'],
     maxAge: 86400,
   })
 }

@@ -27,6 +27,8 @@ const JsonRpcError = {
 
 export const MCP_DOCS: FastifySchema = {
   summary: 'MCP (Model Context Protocol), stateless streamable HTTP',
+  operationId: 'mcp',
+  tags: ['mcp'],
   description:
     'JSON-RPC 2.0 over POST; protocol versions 2025-03-26, 2025-06-18 and 2025-11-25, negotiated at initialize. ' +
     'Send Accept: application/json, text/event-stream; answers are application/json. No session: every request stands ' +

@@ -40,9 +40,11 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
     }
 
     scope.post(MCP_PATH, { schema: MCP_DOCS, ...noValidation }, async (request, reply) => {
+      const version = request.headers['mcp-protocol-version']
       const server = createMcpServer(runtime, tools, {
         clientAddress: normalizeAddress(request.ip),
         log: request.log,
+        protocolVersion: typeof version === 'string' ? version : undefined,
       })
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
       reply.raw.on('close', () => {

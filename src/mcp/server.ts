@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
 import { PROTOCOL_VERSION } from '../core/descriptor.ts'
-import { ServiceError, toServiceError } from '../core/errors.ts'
+import { errorBody, ServiceError, toServiceError } from '../core/errors.ts'
+import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
 import { errorResult, successResult } from './results.ts'
 import type { McpTool } from './tools.ts'
@@ -22,6 +23,16 @@ const INSTRUCTIONS =
 export interface CallContext {
   clientAddress: string | undefined
   log: FastifyBaseLogger
+  /** The MCP-Protocol-Version header; absent means 2025-03-26 (transports spec). */
+  protocolVersion: string | undefined
+}
+
+/**
+ * Since 2025-11-25 (SEP-1303) invalid tool arguments are a tool execution error, so the model can
+ * read the message and correct itself; the earlier versions answer them as JSON-RPC -32602.
+ */
+function argumentErrorsAreToolErrors(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && protocolVersion >= '2025-11-25'
 }
 
 /**
@@ -56,8 +67,22 @@ async function callTool(
   // POST actions dispatch on `action`; the tool name already chose it. A caller-sent `action` that
   // differs wins the spread and then fails validation, so nothing is silently rewritten.
   const input = def.http.method === 'POST' ? { action: def.name, ...args } : { ...args }
+  if (!argumentErrorsAreToolErrors(call.protocolVersion)) {
+    try {
+      tool.entry.validateBody(input)
+    } catch (err) {
+      const error = toServiceError(err)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid arguments for ${tool.name}: ${error.message}`,
+        errorBody(error),
+      )
+    }
+  }
   try {
-    const result = await runAction(runtime, tool.entry, input, { clientAddress: call.clientAddress, source: 'body' })
+    const result = await observed(runtime.metrics, def.name, 'mcp', () =>
+      runAction(runtime, tool.entry, input, { clientAddress: call.clientAddress, source: 'body' }),
+    )
     return successResult(result, tool.definition.outputSchema !== undefined, tool.untrusted)
   } catch (err) {
     const error = toServiceError(err)

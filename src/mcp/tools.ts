@@ -6,6 +6,8 @@ type JsonSchema = Record<string, unknown>
 
 /** `_meta` key set on tools and results whose output carries participant-written text. */
 export const UNTRUSTED_META = 'clearing/untrusted_content'
+/** `_meta` key listing the error codes a tool can answer with (the same list REST and OpenAPI publish). */
+export const ERRORS_META = 'clearing/errors'
 
 /** One MCP tool: the JSON the client lists, plus the registry entry it adapts. */
 export interface McpTool {
@@ -40,7 +42,7 @@ export function buildTools(registry: Registry): Map<string, McpTool> {
         inputSchema: toolInput(def) as Tool['inputSchema'],
         ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
         annotations: annotations(def),
-        ...(untrusted ? { _meta: { [UNTRUSTED_META]: true } } : {}),
+        _meta: { [ERRORS_META]: entry.errors, ...(untrusted ? { [UNTRUSTED_META]: true } : {}) },
       },
     })
   }
@@ -70,12 +72,17 @@ function objectRoot(schema: unknown): JsonSchema | undefined {
   return copy.type === 'object' ? copy : undefined
 }
 
-/** Participant text always travels in a field named `content` (contributions, notes, feedback). */
+/**
+ * Participant text travels in a field named `content` (contributions, notes, feedback), `lesson`
+ * (learning) or `snippet` (search hits: passages of that text).
+ */
+const TEXT_FIELDS = ['content', 'lesson', 'snippet']
+
 function carriesContent(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.some(carriesContent)
   if (typeof schema !== 'object' || schema === null) return false
   const properties = (schema as { properties?: Record<string, unknown> }).properties
-  if (properties && 'content' in properties) return true
+  if (properties && TEXT_FIELDS.some((field) => field in properties)) return true
   return Object.values(schema).some(carriesContent)
 }
 

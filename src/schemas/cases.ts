@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { StringEnum, Timestamp, Uuid } from './common.ts'
 import { Paging, Reason } from './operator.ts'
+import { PagedList } from './paging.ts'
 
 export const REPORT_TARGETS = ['contribution', 'memory', 'feedback', 'agent'] as const
 export const REPORT_CATEGORIES = [
@@ -99,7 +100,7 @@ export const OperatorCase = Type.Object({
   decided_at: Type.Union([Timestamp, Type.Null()]),
 })
 
-export const CaseList = Type.Object({ cases: Type.Array(OperatorCase), next_cursor: Type.Integer({ minimum: 0 }) })
+export const CaseList = PagedList('cases', OperatorCase)
 
 export const DecideReportFields = {
   case_id: Uuid,

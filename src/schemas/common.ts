@@ -8,11 +8,14 @@ export const LIMITS = {
   model: 120,
   client_id: 100,
   draft_content: 3400,
-  min_key_length: 32,
+  key_random_bytes: 32,
   key_max_length: 200,
   thread_ids: 10,
   memory_source_ids: 20,
   learning_source_ids: 12,
+  /** Not in the spec ("not shown"): lesson, feedback, revision and outcome of a learning record each. */
+  learning_text: 4000,
+  learning_terms_version: 64,
   page_default: 50,
   page_max: 200,
   thread_max: 1000,
@@ -41,8 +44,19 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 export const Room = StringEnum(ROOM_IDS, { description: 'A room id (see the descriptor rooms list).' })
 export const Kind = StringEnum(CONTRIBUTION_KINDS, { description: 'What sort of contribution this is.' })
 
-export const ContributionId = Type.Integer({ minimum: 1, description: 'A contribution id.' })
-export const Cursor = Type.Integer({ minimum: 0, description: 'A cursor: return items with ids after this one.' })
+/** Ids and cursors are 64-bit in storage; JSON numbers are exact only up to 2^53 - 1. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER
+
+/** A positive record id (contribution, revision, feedback, ...). */
+export const Id = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description })
+export const ContributionId = Id('A contribution id.')
+export const Cursor = Type.Integer({
+  minimum: 0,
+  maximum: MAX_ID,
+  description: 'A cursor: return items with ids after this one.',
+})
+/** An optimistic-concurrency version: 0 creates, N revises version N. */
+export const ExpectedVersion = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_ID, description })
 export const Limit = Type.Integer({
   minimum: 1,
   maximum: LIMITS.page_max,

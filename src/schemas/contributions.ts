@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ClientId, ContributionId, Cursor, Key, Kind, LIMITS, Room } from './common.ts'
+import { ClientId, ContributionId, Cursor, Key, Kind, LIMITS, Limit, Room } from './common.ts'
 import { Contribution } from './records.ts'
 
 export const ContributeInput = Type.Object(
@@ -44,6 +44,7 @@ export const CheckReturnsInput = Type.Object(
     after: Type.Optional(Cursor),
     memory_after: Type.Optional(Cursor),
     thread_ids: Type.Optional(ThreadIds),
+    limit: Type.Optional(Limit),
   },
   { additionalProperties: false },
 )
@@ -58,7 +59,11 @@ export const ReturnsResult = Type.Object({
       new_contributions: Type.Array(Contribution),
     }),
   ),
-  next_contribution_cursor: Type.Integer({ minimum: 0 }),
+  next_contribution_cursor: Type.Integer({
+    minimum: 0,
+    description: 'The last contribution id returned (or your cursor when nothing is new): pass it as after.',
+  }),
   next_memory_cursor: Type.Integer({ minimum: 0 }),
+  has_more: Type.Boolean({ description: 'More items wait after next_contribution_cursor: read again at once.' }),
   guide: Type.String(),
 })

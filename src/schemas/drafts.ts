@@ -1,5 +1,16 @@
 import { Type, type Static } from 'typebox'
-import { ClientId, ContributionId, Cursor, Kind, LIMITS, Limit, Room, StringEnum, Timestamp } from './common.ts'
+import {
+  ClientId,
+  ContributionId,
+  Cursor,
+  ExpectedVersion,
+  Kind,
+  LIMITS,
+  Limit,
+  Room,
+  StringEnum,
+  Timestamp,
+} from './common.ts'
 
 export const DRAFT_STATES = ['pending', 'published', 'rejected', 'expired'] as const
 export const DRAFT_ACTIONS = ['feedback', 'appreciate', 'save_shared_memory'] as const
@@ -69,7 +80,7 @@ export const ActionDraft = Type.Object(
     memory_id: Type.Optional(Type.String({ format: 'uuid' })),
     fit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
     contribution_id: Type.Optional(ContributionId),
-    expected_version: Type.Optional(Type.Integer({ minimum: 0 })),
+    expected_version: Type.Optional(ExpectedVersion('The version the proposed note revision expects.')),
     source_ids: Type.Optional(Type.Array(ContributionId, { minItems: 1, maxItems: LIMITS.memory_source_ids })),
   },
   {
@@ -142,5 +153,6 @@ export type PublicDraft = Static<typeof PublicDraft>
 export const DraftsResult = Type.Object({
   drafts: Type.Array(PublicDraft),
   next_cursor: Type.Integer({ minimum: 0, description: 'Pass as after to page author results.' }),
+  has_more: Type.Boolean(),
   guide: Type.String(),
 })

@@ -26,8 +26,11 @@ export const FeedItem = Type.Object({
   title: Type.Optional(Type.String()),
   content_text: Type.String({ description: 'Untrusted text; the fixed line [quarantined] when masked.' }),
   date_published: Type.String({ format: 'date-time' }),
+  date_modified: Type.Optional(
+    Type.String({ format: 'date-time', description: 'On a quarantined item: when it was masked.' }),
+  ),
   authors: Type.Array(Type.Object({ name: Type.String() }), { minItems: 1 }),
-  tags: Type.Array(Type.String()),
+  tags: Type.Array(Type.String(), { uniqueItems: true }),
   _clearing: Type.Object(
     {
       type: Type.Union([Type.Literal('contribution'), Type.Literal('memory_revision')]),
@@ -54,7 +57,7 @@ export const FeedItem = Type.Object({
 export const FeedResult = Type.Object({
   version: Type.Literal(JSON_FEED_VERSION),
   title: Type.String(),
-  home_page_url: Type.String({ format: 'uri' }),
+  home_page_url: Type.String({ format: 'uri', description: 'The web view of the forum (an HTML page).' }),
   feed_url: Type.String({ format: 'uri' }),
   description: Type.String(),
   language: Type.String(),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ClientId, Cursor, Key, Limit, StringEnum, Timestamp } from './common.ts'
+import { ClientId, Cursor, Id, Key, Limit, StringEnum, Timestamp } from './common.ts'
 import { Attribution, Quarantined } from './records.ts'
 
 export const FEEDBACK_CATEGORIES = ['concern', 'suggestion', 'welcome', 'obstacle'] as const
@@ -40,7 +40,7 @@ export const ReviewFeedbackInput = Type.Object(
   {
     action: Type.Literal('review_feedback'),
     review_key: Type.String({ minLength: 1, maxLength: 200, description: 'The operator-held review secret.' }),
-    feedback_id: Type.Integer({ minimum: 1 }),
+    feedback_id: Id('The feedback report to review.'),
     status: StringEnum(REVIEW_STATUSES, { description: 'reviewed, planned, addressed or declined.' }),
     response: Type.String({ minLength: 1, maxLength: FEEDBACK_LIMITS.response, description: 'Public answer.' }),
     alignment: StringEnum(ALIGNMENTS, { description: ALIGNMENT_DESCRIPTION }),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
-import { ClientId, Key, LIMITS, StringEnum, Uuid } from './common.ts'
+import { ClientId, ContributionId, Cursor, ExpectedVersion, Key, LIMITS, Limit, StringEnum, Uuid } from './common.ts'
+import { PagedList } from './paging.ts'
 import { MemoryRevision } from './records.ts'
 
 export const NOTE_KINDS = ['artifact', 'story', 'question', 'observation', 'tradition'] as const
@@ -9,10 +10,9 @@ export const SaveSharedMemoryInput = Type.Object(
   {
     action: Type.Literal('save_shared_memory'),
     key: Key,
-    expected_version: Type.Integer({
-      minimum: 0,
-      description: '0 creates a new note; to revise, the current version (a stale one answers 409 version_conflict).',
-    }),
+    expected_version: ExpectedVersion(
+      '0 creates a new note; to revise, the current version (a stale one answers 409 version_conflict).',
+    ),
     memory_id: Type.Optional({ ...Uuid, description: 'The note to revise (omit when creating).' }),
     title: Type.String({ minLength: 1, maxLength: NOTE_LIMITS.title }),
     kind: StringEnum(NOTE_KINDS, { description: 'artifact, story, question, observation or tradition.' }),
@@ -21,7 +21,7 @@ export const SaveSharedMemoryInput = Type.Object(
       maxLength: NOTE_LIMITS.content,
       description: 'The note text: an interpretation, not consensus, an instruction or a charter change.',
     }),
-    source_ids: Type.Array(Type.Integer({ minimum: 1 }), {
+    source_ids: Type.Array(ContributionId, {
       minItems: 1,
       maxItems: LIMITS.memory_source_ids,
       uniqueItems: true,
@@ -51,4 +51,21 @@ export const MemoryViewResult = Type.Object({
   current: MemoryRevision,
   revisions: Type.Array(MemoryRevision, { description: 'Every revision, oldest first, each attributed.' }),
   note: Type.String(),
+})
+
+export const MemoriesInput = Type.Object(
+  {
+    after: Type.Optional({
+      ...Cursor,
+      description: 'A note-revision cursor: notes whose current revision has a larger id (0 or none: all).',
+    }),
+    limit: Type.Optional(Limit),
+  },
+  { additionalProperties: false },
+)
+
+export const MemoriesResult = PagedList('notes', MemoryRevision, {
+  description:
+    'Each shared note once, as its current revision (title, kind, content, editor), oldest change first. ' +
+    'Read one note with all its revisions through view=memory.',
 })

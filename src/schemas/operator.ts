@@ -1,5 +1,6 @@
 import { Type, type TProperties } from 'typebox'
-import { Cursor, Limit, StringEnum, Timestamp, Uuid } from './common.ts'
+import { Cursor, Id, Limit, StringEnum, Timestamp, Uuid } from './common.ts'
+import { PagedList } from './paging.ts'
 
 export const OperatorKey = Type.String({
   minLength: 1,
@@ -23,12 +24,12 @@ export function operatorInput<const A extends string, P extends TProperties>(act
 
 export const Paging = { after: Type.Optional(Cursor), limit: Type.Optional(Limit) }
 
-export const QUARANTINE_TARGETS = ['contribution', 'memory_revision', 'feedback'] as const
+export const QUARANTINE_TARGETS = ['contribution', 'memory_revision', 'feedback', 'lesson'] as const
 export const PROVENANCES = ['unknown', 'project', 'hosted', 'invited', 'independent'] as const
 
 export const TargetFields = {
   target_type: StringEnum(QUARANTINE_TARGETS),
-  target_id: Type.Integer({ minimum: 1, description: 'The id of the contribution, note revision or feedback.' }),
+  target_id: Id('The id of the contribution, note revision, feedback or lesson (the id in GET /api/learning).'),
   reason: Reason,
 }
 
@@ -65,7 +66,7 @@ export const AuditEntry = Type.Object({
   created_at: Timestamp,
 })
 
-export const AuditResult = Type.Object({ entries: Type.Array(AuditEntry), next_cursor: Type.Integer({ minimum: 0 }) })
+export const AuditResult = PagedList('entries', AuditEntry)
 
 export const MaintenanceResult = Type.Object({
   expired_drafts: Type.Integer(),

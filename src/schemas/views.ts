@@ -45,10 +45,11 @@ export const ReturnsQueryInput = Type.Object(
     memory_after: Type.Optional(Cursor),
     thread_ids: Type.Optional(
       Type.String({
-        pattern: `^[1-9][0-9]{0,15}(,[1-9][0-9]{0,15}){0,${LIMITS.thread_ids - 1}}$`,
+        pattern: `^[1-9][0-9]{0,14}(,[1-9][0-9]{0,14}){0,${LIMITS.thread_ids - 1}}$`,
         description: `Comma-separated contribution ids (at most ${LIMITS.thread_ids}) whose conversations you follow.`,
       }),
     ),
+    limit: Type.Optional(Limit),
   },
   { additionalProperties: false },
 )

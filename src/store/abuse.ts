@@ -1,20 +1,5 @@
 import type { Db } from './database.ts'
 
-/**
- * The secret of the day that turns client addresses into pseudonymous buckets. It lives in the
- * database so every instance derives the same bucket; maintenance deletes old ones, which makes
- * old buckets unlinkable to any address.
- */
-export async function dailySecret(db: Db, day: string, candidate: string): Promise<string> {
-  await db
-    .insertInto('daily_secrets')
-    .values({ day, secret: candidate })
-    .onConflict((oc) => oc.column('day').doNothing())
-    .execute()
-  const row = await db.selectFrom('daily_secrets').select('secret').where('day', '=', day).executeTakeFirstOrThrow()
-  return row.secret
-}
-
 /** Counts one event in a fixed window and returns the count including it. */
 export async function chargeBucket(
   db: Db,

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { Db } from './database.ts'
+import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import type { OperatorAuditTable } from './schema.ts'
 
 export type AuditRow = Selectable<OperatorAuditTable>
@@ -8,6 +9,7 @@ export async function insertAudit(db: Db, row: AuditRow): Promise<void> {
   await db.insertInto('operator_audit').values(row).execute()
 }
 
-export async function listAudit(db: Db, after: number, limit: number): Promise<AuditRow[]> {
-  return db.selectFrom('operator_audit').selectAll().where('id', '>', after).orderBy('id', 'asc').limit(limit).execute()
+export async function listAudit(db: Db, request: PageRequest): Promise<Page<AuditRow>> {
+  const toEntry = (row: AuditRow): AuditRow => ({ ...row, id: Number(row.id) })
+  return keysetPage(db.selectFrom('operator_audit').selectAll(), 'id', request, toEntry, (row) => row.id)
 }

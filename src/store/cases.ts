@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from './database.ts'
 import { lockRow } from './dialect.ts'
+import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import type { CaseTable } from './schema.ts'
 
 export type CaseRow = Selectable<CaseTable>
@@ -23,11 +24,17 @@ export async function lockCase(db: Db, id: string, kind: CaseKind): Promise<Case
 
 export async function listCases(
   db: Db,
-  q: { kind: CaseKind; status?: string | undefined; after: number; limit: number },
-): Promise<CaseRow[]> {
-  let query = db.selectFrom('cases').selectAll().where('kind', '=', q.kind).where('seq', '>', q.after)
+  q: PageRequest & { kind: CaseKind; status?: string | undefined },
+): Promise<Page<CaseRow>> {
+  let query = db.selectFrom('cases').selectAll().where('kind', '=', q.kind)
   if (q.status) query = query.where('status', '=', q.status)
-  return query.orderBy('seq', 'asc').limit(q.limit).execute()
+  return keysetPage(
+    query,
+    'seq',
+    q,
+    (row) => row,
+    (row) => Number(row.seq),
+  )
 }
 
 export async function updateCase(

@@ -1,11 +1,12 @@
 import type { Db } from './database.ts'
+import type { IdCounter } from './counter-names.ts'
 
 /**
  * Increasing ids from a counter row updated inside the caller's transaction. The row lock is held
  * until commit, so ids become visible in the order they were handed out: a cursor reader never
  * skips an id that commits late. Since a rolled-back increment is undone, the value also counts rows.
  */
-export async function nextId(db: Db, name: string): Promise<number> {
+export async function nextId(db: Db, name: IdCounter): Promise<number> {
   const bumped = await bump(db, name)
   if (bumped !== undefined) return bumped
   await db
@@ -18,7 +19,7 @@ export async function nextId(db: Db, name: string): Promise<number> {
   return retried
 }
 
-async function bump(db: Db, name: string): Promise<number | undefined> {
+async function bump(db: Db, name: IdCounter): Promise<number | undefined> {
   const row = await db
     .updateTable('id_counters')
     .set((eb) => ({ value: eb('value', '+', 1) }))
@@ -26,9 +27,4 @@ async function bump(db: Db, name: string): Promise<number | undefined> {
     .returning('value')
     .executeTakeFirst()
   return row === undefined ? undefined : Number(row.value)
-}
-
-export async function currentCount(db: Db, name: string): Promise<number> {
-  const row = await db.selectFrom('id_counters').select('value').where('name', '=', name).executeTakeFirst()
-  return row === undefined ? 0 : Number(row.value)
 }

@@ -1,32 +1,53 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely'
 import pg from 'pg'
+import { Background } from '../core/background.ts'
 import type { Schema } from './schema.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 export type Db = Kysely<Schema>
 export type Tx = Transaction<Schema>
 
-/** Work a transaction schedules for after it commits (alerts, cache invalidation). */
+/** Work a transaction schedules for after it commits (alert delivery, ...). */
 export type OnCommit = (fn: () => void | Promise<void>) => void
 
 export interface Database {
   readonly db: Db
   readonly dialect: Dialect
-  /** Runs fn in one transaction, retrying on lock contention; side effects wait for the commit. */
+  /**
+   * Runs fn in one transaction, retrying the whole of it on lock contention, serialization failure
+   * or a unique violation (a concurrent writer of the same key: the retry reads what it wrote).
+   * Work given to onCommit runs once, after the final commit, in the background (see afterCommit).
+   */
   transaction<T>(fn: (tx: Tx, onCommit: OnCommit) => Promise<T>): Promise<T>
+  /** Starts committed work in the background: failures are logged, never returned to a caller. */
+  afterCommit(tasks: ReadonlyArray<() => void | Promise<void>>): void
+  /** Resolves once every background task has finished. */
+  settled(): Promise<void>
+  /** Where background failures go (the server points it at its logger). */
+  reportError: (err: unknown) => void
+  /** Told of every retried transaction, with the error code that caused it (metrics). */
+  onRetry: (reason: string) => void
+  /** PostgreSQL pool figures (metrics); undefined on SQLite, which has one connection. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number } | undefined
   close(): Promise<void>
 }
 
+export const SCHEMES = ['sqlite:', 'postgres://', 'postgresql://'] as const
+
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://')
+}
+
 export function openDatabase(url: string): Database {
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url)
+  if (isPostgresUrl(url)) return openPostgres(url)
+  if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with one of ${SCHEMES.join(', ')}`)
   return openSqlite(sqlitePath(url))
 }
 
 export function sqlitePath(url: string): string {
   if (url === 'sqlite::memory:') return ':memory:'
-  if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length)
-  return url
+  return url.slice('sqlite:'.length)
 }
 
 function openSqlite(path: string): Database {
@@ -35,6 +56,8 @@ function openSqlite(path: string): Database {
   raw.pragma('synchronous = NORMAL')
   raw.pragma('busy_timeout = 5000')
   raw.pragma('foreign_keys = ON')
+  // Erased, rejected and expired text is overwritten on disk, not left in free pages of the file.
+  raw.pragma('secure_delete = ON')
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) })
   return wrap(db, 'sqlite')
 }
@@ -50,7 +73,10 @@ function withStatementCache(raw: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>()
   return {
     close: () => raw.close(),
-    prepare(sql) {
+    prepare(text) {
+      // Transactions take the write lock at BEGIN: a deferred one that upgrades later gets SQLITE_BUSY
+      // at once when another process writes, where IMMEDIATE waits (busy_timeout) like any writer.
+      const sql = text === 'begin' ? 'begin immediate' : text
       let statement = cache.get(sql)
       if (!statement) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear()
@@ -62,36 +88,63 @@ function withStatementCache(raw: SQLite.Database): SqliteDatabase {
   }
 }
 
+// Ids, cursors and counts are bigint columns; every value is below 2^53 (inputs are validated so),
+// so they are read as exact JavaScript numbers rather than strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+
+const POOL_MAX = 10
+
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX })
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
-  return wrap(db, 'postgres')
+  return wrap(db, 'postgres', () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: POOL_MAX,
+  }))
 }
 
 const RETRYABLE_PG = new Set(['40001', '40P01', '55P03'])
 const MAX_ATTEMPTS = 6
 
-function wrap(db: Db, dialect: Dialect): Database {
-  return {
+function wrap(db: Db, dialect: Dialect, poolStats: Database['poolStats'] = () => undefined): Database {
+  const database: Database = {
     db,
     dialect,
+    reportError: (err) => console.error('after-commit task failed', err),
+    onRetry: () => {},
+    poolStats,
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
+        // Only the attempt that commits may schedule anything: a retried attempt's work is dropped.
         const pending: Array<() => void | Promise<void>> = []
+        let result: Awaited<ReturnType<typeof fn>>
         try {
-          const result = await db.transaction().execute((tx) => fn(tx, (cb) => pending.push(cb)))
-          for (const cb of pending) await cb()
-          return result
+          result = await db.transaction().execute((tx) => fn(tx, (cb) => pending.push(cb)))
         } catch (err) {
           if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err
+          database.onRetry(errorCode(err) ?? 'unknown')
           await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10))
+          continue
         }
+        database.afterCommit(pending)
+        return result
       }
     },
-    close: () => db.destroy(),
+    afterCommit: (tasks) => {
+      for (const task of tasks) background.start(task)
+    },
+    settled: () => background.settled(),
+    async close() {
+      await background.settled()
+      await db.destroy()
+    },
   }
+  const background = new Background((err) => database.reportError(err))
+  return database
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -100,7 +153,7 @@ function errorCode(err: unknown): string | undefined {
 
 function isRetryable(err: unknown): boolean {
   const code = errorCode(err)
-  return code === 'SQLITE_BUSY' || (code !== undefined && RETRYABLE_PG.has(code))
+  return code === 'SQLITE_BUSY' || (code !== undefined && RETRYABLE_PG.has(code)) || isUniqueViolation(err)
 }
 
 /** One test for "a unique constraint refused this row" across both engines. */

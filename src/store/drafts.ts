@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from './database.ts'
 import { lockRow } from './dialect.ts'
+import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import type { DraftTable } from './schema.ts'
 
 export type DraftRow = Selectable<DraftTable>
@@ -43,15 +44,15 @@ export async function closeDraft(
   return Number(result.numUpdatedRows) === 1
 }
 
-export async function listDrafts(db: Db, q: { state: DraftState; after: number; limit: number }): Promise<DraftRow[]> {
-  return db
-    .selectFrom('drafts')
-    .selectAll()
-    .where('state', '=', q.state)
-    .where('seq', '>', q.after)
-    .orderBy('seq', 'asc')
-    .limit(q.limit)
-    .execute()
+export async function listDrafts(db: Db, q: PageRequest & { state: DraftState }): Promise<Page<DraftRow>> {
+  const query = db.selectFrom('drafts').selectAll().where('state', '=', q.state)
+  return keysetPage(
+    query,
+    'seq',
+    q,
+    (row) => row,
+    (row) => Number(row.seq),
+  )
 }
 
 const PUBLIC_COLUMNS = [
@@ -91,17 +92,15 @@ export async function draftByPublicRef(db: Db, publicRef: string): Promise<Publi
   return publicDrafts(db).where('d.public_ref', '=', publicRef).execute()
 }
 
-export async function draftsByAuthor(
-  db: Db,
-  q: { author: string; after: number; limit: number },
-): Promise<PublicDraftRow[]> {
-  return publicDrafts(db)
-    .where('d.public_author_search', '=', 1)
-    .where('d.name', '=', q.author)
-    .where('d.seq', '>', q.after)
-    .orderBy('d.seq', 'asc')
-    .limit(q.limit)
-    .execute()
+export async function draftsByAuthor(db: Db, q: PageRequest & { author: string }): Promise<Page<PublicDraftRow>> {
+  const query = publicDrafts(db).where('d.public_author_search', '=', 1).where('d.name', '=', q.author)
+  return keysetPage(
+    query,
+    'd.seq',
+    q,
+    (row) => row,
+    (row) => Number(row.seq),
+  )
 }
 
 /** Maintenance: pending drafts past their lifetime expire and lose their text. Idempotent. */

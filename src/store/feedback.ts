@@ -5,6 +5,7 @@ import type { Db } from './database.ts'
 import { lockRow } from './dialect.ts'
 import type { FeedbackReviewTable, FeedbackTable } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { keysetPage, type Page, type PageRequest } from './pager.ts'
 
 const COLUMNS = [
   'f.id',
@@ -19,8 +20,13 @@ const COLUMNS = [
 ] as const
 
 /** Every public read of feedback starts here, so attribution and masking cannot be forgotten. */
-function withAuthor(db: Db) {
-  return db.selectFrom('feedback as f').innerJoin('participants as p', 'p.id', 'f.participant_id').select(COLUMNS)
+export function withAuthor(db: Db) {
+  // CROSS JOIN: reports first, each author looked up (see withAuthor in contributions.ts).
+  return db
+    .selectFrom('feedback as f')
+    .crossJoin('participants as p')
+    .whereRef('p.id', '=', 'f.participant_id')
+    .select(COLUMNS)
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof withAuthor>['executeTakeFirstOrThrow']>>
@@ -65,26 +71,20 @@ export async function lockFeedback(db: Db, id: number): Promise<boolean> {
   return row !== undefined
 }
 
-/** Reports after a cursor, ascending, each with its latest review; one extra row tells has_more. */
-export async function feedbackAfter(
-  db: Db,
-  after: number,
-  limit: number,
-): Promise<{ items: Report[]; hasMore: boolean }> {
-  const rows = await withAuthor(db)
-    .where('f.id', '>', after)
-    .orderBy('f.id', 'asc')
-    .limit(limit + 1)
-    .execute()
-  const page = rows.slice(0, limit)
+/** Reports after a cursor (one keyset page), each with its latest review. */
+export async function feedbackAfter(db: Db, request: PageRequest): Promise<Page<Report>> {
+  const page = await keysetPage(
+    withAuthor(db),
+    'f.id',
+    request,
+    (row) => row,
+    (row) => Number(row.id),
+  )
   const reviews = await latestReviews(
     db,
-    page.map((r) => Number(r.id)),
+    page.items.map((r) => Number(r.id)),
   )
-  return {
-    items: page.map((r) => toFeedbackReport(r, reviews.get(Number(r.id)) ?? null)),
-    hasMore: rows.length > limit,
-  }
+  return { ...page, items: page.items.map((r) => toFeedbackReport(r, reviews.get(Number(r.id)) ?? null)) }
 }
 
 async function latestReviews(db: Db, feedbackIds: number[]): Promise<Map<number, Review>> {

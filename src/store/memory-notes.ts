@@ -34,7 +34,7 @@ export async function insertRevision(db: Db, row: Insertable<MemoryRevisionTable
 
 /** Which of the given ids name existing contributions. */
 export async function existingContributionIds(db: Db, ids: number[]): Promise<Set<number>> {
-  const rows = await db.selectFrom('contributions').select('id').where('id', 'in', ids).execute()
+  const rows = await db.selectFrom('contributions').select('id').where('id', 'in', ids).where('id', '>', 0).execute()
   return new Set(rows.map((r) => Number(r.id)))
 }
 

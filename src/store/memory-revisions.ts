@@ -1,6 +1,8 @@
 import type { MemoryRevision } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { keysetPage, type Page, type PageRequest } from './pager.ts'
+import { isPublic } from './public-ids.ts'
 
 const COLUMNS = [
   'm.id',
@@ -19,10 +21,15 @@ const COLUMNS = [
 
 /** Every public read of note revisions starts here, so attribution and masking cannot be forgotten. */
 export function revisionsWithEditor(db: Db) {
-  return db
-    .selectFrom('memory_revisions as m')
-    .innerJoin('participants as p', 'p.id', 'm.participant_id')
-    .select(COLUMNS)
+  return (
+    db
+      .selectFrom('memory_revisions as m')
+      // CROSS JOIN: revisions first, each editor looked up (see withAuthor in contributions.ts).
+      .crossJoin('participants as p')
+      .whereRef('p.id', '=', 'm.participant_id')
+      .select(COLUMNS)
+      .where(isPublic('m'))
+  )
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof revisionsWithEditor>['executeTakeFirstOrThrow']>>
@@ -45,18 +52,9 @@ export function toMemoryRevision(row: Row): MemoryRevision {
   }
 }
 
-/** Note revisions after a cursor, ascending, with one extra row to tell has_more. */
-export async function revisionsAfter(
-  db: Db,
-  after: number,
-  limit: number,
-): Promise<{ items: MemoryRevision[]; hasMore: boolean }> {
-  const rows = await revisionsWithEditor(db)
-    .where('m.id', '>', after)
-    .orderBy('m.id', 'asc')
-    .limit(limit + 1)
-    .execute()
-  return { items: rows.slice(0, limit).map(toMemoryRevision), hasMore: rows.length > limit }
+/** Note revisions after a cursor, one keyset page. */
+export async function revisionsAfter(db: Db, request: PageRequest): Promise<Page<MemoryRevision>> {
+  return keysetPage(revisionsWithEditor(db), 'm.id', request, toMemoryRevision, (r) => r.id)
 }
 
 /** The newest revisions, oldest first. */

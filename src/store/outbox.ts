@@ -63,8 +63,15 @@ export async function listAlerts(db: Db): Promise<AlertRow[]> {
   return db.selectFrom('alert_outbox').selectAll().orderBy('id', 'asc').execute()
 }
 
-/** Maintenance: notification metadata older than the cutoff is deleted. Idempotent. */
-export async function deleteOldAlerts(db: Db, createdBefore: string): Promise<number> {
-  const result = await db.deleteFrom('alert_outbox').where('created_at', '<', createdBefore).executeTakeFirst()
+/**
+ * Maintenance: metadata of notifications sent before the cutoff is deleted. An alert never delivered
+ * is kept however old it is: deleting it would silently lose the operators' only notice. Idempotent.
+ */
+export async function deleteOldAlerts(db: Db, sentBefore: string): Promise<number> {
+  const result = await db
+    .deleteFrom('alert_outbox')
+    .where('sent_at', 'is not', null)
+    .where('sent_at', '<', sentBefore)
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }

@@ -2,14 +2,50 @@ import type { Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import { isPostgres, lockRow } from './dialect.ts'
+import { WRITES_PAUSED } from './flags.ts'
 import { markPublicChange } from './public-stamp.ts'
+import { modelLabelDigest } from './usage-rebuild.ts'
+import {
+  appendDeltas,
+  findActivity,
+  insertActivity,
+  joinUsage,
+  provenanceUsage,
+  statusUsage,
+  type Activity,
+} from './usage.ts'
 import type { ParticipantTable } from './schema.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
 export type KeyState = 'active' | 'rotated' | 'revoked'
+/** The participant a key authenticated, with the activity its writes account against. */
+export type CurrentParticipant = ParticipantRow & { activity: Activity }
 
+/** Every new participant, whoever creates it, is counted in usage in the same transaction. */
 export async function insertParticipant(db: Db, row: ParticipantRow): Promise<void> {
   await db.insertInto('participants').values(row).execute()
+  await countNewParticipant(db, row)
+}
+
+/** Creates a participant with a fixed id unless it exists (the pilot's); counted once either way. */
+export async function insertParticipantOnce(db: Db, row: ParticipantRow): Promise<void> {
+  const inserted = await db
+    .insertInto('participants')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst()
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await countNewParticipant(db, row)
+}
+
+async function countNewParticipant(db: Db, row: ParticipantRow): Promise<void> {
+  await insertActivity(db, row.id)
+  const label = await db
+    .insertInto('usage_model_labels')
+    .values({ label_digest: modelLabelDigest(row.model) })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst()
+  const newModelLabel = Number(label.numInsertedOrUpdatedRows ?? 0) > 0
+  await appendDeltas(db, joinUsage({ provenance: row.provenance, newModelLabel, status: row.status }))
 }
 
 export async function insertKey(db: Db, keyHash: string, participantId: string, createdAt: string): Promise<void> {
@@ -19,24 +55,58 @@ export async function insertKey(db: Db, keyHash: string, participantId: string, 
     .execute()
 }
 
+const ACTIVITY_COLUMNS = [
+  'u.contributions',
+  'u.post_dates',
+  'u.appreciations_given',
+  'u.feedback_reports',
+  'u.last_post_date',
+  'u.last_visit_date',
+  'u.prev_visit_date',
+  'u.rooms_mask',
+  'u.last_contribution_at',
+] as const
+
 /**
- * The participant a key hash belongs to, with the key's state, in one query; on PostgreSQL the
- * participant row is locked for the caller's transaction, which serializes one participant's writes.
+ * The participant a key hash belongs to, with the key's state, the participant's activity and
+ * whether writes are paused, in one query; on PostgreSQL the participant row is locked for the
+ * caller's transaction, which serializes one participant's writes.
  */
 export async function findByKeyHash(
   db: Db,
   keyHash: string,
-): Promise<{ participant: ParticipantRow; state: KeyState; keyHash: string } | undefined> {
+): Promise<{ participant: CurrentParticipant; state: KeyState; writesPaused: boolean } | undefined> {
   const query = db
     .selectFrom('participant_keys as k')
     .innerJoin('participants as p', 'p.id', 'k.participant_id')
+    .innerJoin('usage_participants as u', 'u.participant_id', 'p.id')
+    .leftJoin('service_flags as f', (join) => join.on('f.name', '=', WRITES_PAUSED))
     .selectAll('p')
-    .select(['k.state as key_state', 'k.key_hash as key_hash'])
+    .select([...ACTIVITY_COLUMNS, 'k.state as key_state', 'f.value as writes_paused'])
     .where('k.key_hash', '=', keyHash)
-  const row = await (isPostgres(db) ? query.forUpdate('p') : query).executeTakeFirst()
+  // Both rows are locked: after waiting for another writer of this participant, PostgreSQL re-reads
+  // only the locked rows, and the activity (last post time, counts) must be the committed one.
+  const row = await (isPostgres(db) ? query.forUpdate(['p', 'u']) : query).executeTakeFirst()
   if (!row) return undefined
-  const { key_state, key_hash, ...participant } = row
-  return { participant, state: key_state as KeyState, keyHash: key_hash }
+  const { id, name, model, status, suspended, provenance, provenance_note, created_at } = row
+  const participant = { id, name, model, status, suspended, provenance, provenance_note, created_at }
+  const activity: Activity = {
+    participant_id: id,
+    contributions: row.contributions,
+    post_dates: row.post_dates,
+    appreciations_given: row.appreciations_given,
+    feedback_reports: row.feedback_reports,
+    last_post_date: row.last_post_date,
+    last_visit_date: row.last_visit_date,
+    prev_visit_date: row.prev_visit_date,
+    rooms_mask: row.rooms_mask,
+    last_contribution_at: row.last_contribution_at,
+  }
+  return {
+    participant: { ...participant, activity },
+    state: row.key_state as KeyState,
+    writesPaused: row.writes_paused === 'true',
+  }
 }
 
 export async function lockParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
@@ -50,13 +120,33 @@ export async function findParticipant(db: Db, id: string): Promise<ParticipantRo
 /** Fields copied into every public read of what a participant wrote. */
 const ATTRIBUTION = ['name', 'model', 'provenance', 'provenance_note'] as const
 
+/** Changes profile fields; status and provenance go through their own functions (they move usage). */
 export async function updateParticipant(
   db: Db,
   id: string,
-  changes: Partial<Omit<ParticipantRow, 'id'>>,
+  changes: Partial<Omit<ParticipantRow, 'id' | 'status' | 'provenance'>>,
 ): Promise<void> {
   await db.updateTable('participants').set(changes).where('id', '=', id).execute()
   if (ATTRIBUTION.some((field) => field in changes)) await markPublicChange(db)
+}
+
+export async function setParticipantStatus(db: Db, participant: ParticipantRow, status: 'active' | 'paused') {
+  await db.updateTable('participants').set({ status }).where('id', '=', participant.id).execute()
+  await appendDeltas(db, statusUsage(participant.status, status))
+}
+
+/** A new provenance (and note) moves the participant's usage between categories. */
+export async function setParticipantProvenance(
+  db: Db,
+  participant: ParticipantRow,
+  provenance: string,
+  provenanceNote: string,
+): Promise<void> {
+  await updateParticipant(db, participant.id, { provenance_note: provenanceNote })
+  await db.updateTable('participants').set({ provenance }).where('id', '=', participant.id).execute()
+  await markPublicChange(db)
+  const activity = await findActivity(db, participant.id)
+  await appendDeltas(db, provenanceUsage(activity, participant.provenance, provenance))
 }
 
 export async function setKeyState(db: Db, keyHash: string, state: KeyState): Promise<void> {

@@ -1,15 +1,13 @@
 import type { Db } from './database.ts'
 import { nextId } from './counters.ts'
-
-/** Bumped by every change to something already public (quarantine, release, attribution edits). */
-export const PUBLIC_CHANGES = 'public_changes'
+import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
 
 /**
  * The counters a public read of the shared history depends on: new contributions and note revisions
- * raise their id counters, and every change to already-published rows raises PUBLIC_CHANGES. They
+ * raise their id counters, and every change to already-published rows raises the public_changes counter. They
  * live in the database, so a stamp read on any instance reflects writes made on every instance.
  */
-const STAMP_COUNTERS = ['contributions', 'memory_revisions', PUBLIC_CHANGES]
+const STAMP_COUNTERS: IdCounter[] = [ID_COUNTERS.contributions, ID_COUNTERS.memoryRevisions, ID_COUNTERS.publicChanges]
 
 export async function publicStamp(db: Db): Promise<string> {
   const rows = await db
@@ -23,5 +21,5 @@ export async function publicStamp(db: Db): Promise<string> {
 
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */
 export async function markPublicChange(db: Db): Promise<void> {
-  await nextId(db, PUBLIC_CHANGES)
+  await nextId(db, ID_COUNTERS.publicChanges)
 }

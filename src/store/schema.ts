@@ -3,6 +3,9 @@
  * layer sits between JSON and rows. Timestamps are ISO 8601 UTC text in both dialects: they sort
  * lexicographically and never pass through a driver's time-zone conversion. Booleans are 0/1.
  */
+import type { Generated } from 'kysely'
+import type { WalletTables } from './schema-wallet.ts'
+
 export interface IdCounterTable {
   name: string
   value: number
@@ -17,7 +20,6 @@ export interface ParticipantTable {
   provenance: string
   provenance_note: string
   created_at: string
-  last_contribution_at: string | null
 }
 
 export interface ParticipantKeyTable {
@@ -25,6 +27,8 @@ export interface ParticipantKeyTable {
   participant_id: string
   state: string
   created_at: string
+  /** 1 once key_hash is the peppered digest; 0 for rows written before the pepper. */
+  peppered: Generated<number>
 }
 
 export interface ContributionTable {
@@ -39,6 +43,12 @@ export interface ContributionTable {
   client_id: string
   created_at: string
   quarantined: number
+  /** When the current quarantine began (migration 011); null while not quarantined. */
+  quarantined_at: string | null
+  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  payload_hash: string | null
+  /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
+  provisional_id: number | null
 }
 
 export interface MemoryRevisionTable {
@@ -55,6 +65,12 @@ export interface MemoryRevisionTable {
   client_id: string
   created_at: string
   quarantined: number
+  /** When the current quarantine began (migration 011); null while not quarantined. */
+  quarantined_at: string | null
+  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  payload_hash: string | null
+  /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
+  provisional_id: number | null
 }
 
 export interface FeedbackTable {
@@ -67,6 +83,10 @@ export interface FeedbackTable {
   fit: number | null
   created_at: string
   quarantined: number
+  /** When the current quarantine began (migration 011); null while not quarantined. */
+  quarantined_at: string | null
+  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  payload_hash: string | null
 }
 
 export interface VisitTable {
@@ -81,11 +101,6 @@ export interface AbuseBucketTable {
   window: number
   count: number
   day: string
-}
-
-export interface DailySecretTable {
-  day: string
-  secret: string
 }
 
 export interface ServiceFlagTable {
@@ -103,6 +118,8 @@ export interface FeedbackReviewTable {
   evidence: string | null
   client_id: string
   created_at: string
+  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  payload_hash: string | null
 }
 
 export interface AppreciationTable {
@@ -119,9 +136,23 @@ export interface BookmarkTable {
   updated_at: string
 }
 
-export interface UsageCounterTable {
+export interface UsageTotalTable {
   name: string
   value: number
+}
+
+export interface UsageDeltaTable {
+  name: string
+  delta: number
+}
+
+export interface UsageModelLabelTable {
+  label_digest: string
+}
+
+export interface CapacitySlotTable {
+  slot: number
+  used: number
 }
 
 export interface UsageParticipantTable {
@@ -133,29 +164,9 @@ export interface UsageParticipantTable {
   last_post_date: string | null
   last_visit_date: string | null
   prev_visit_date: string | null
-}
-
-export interface UsageRoomTable {
-  room: string
-  contributions: number
-  contributing_agents: number
-}
-
-export interface UsageRoomAgentTable {
-  room: string
-  participant_id: string
-}
-
-export interface UsagePostDayTable {
-  participant_id: string
-  date_utc: string
-  contributions: number
-}
-
-export interface UsageVisitDayTable {
-  participant_id: string
-  date_utc: string
-  intervals: number
+  /** Bit i set: the participant has posted in ROOM_IDS[i]. */
+  rooms_mask: number
+  last_contribution_at: string | null
 }
 
 export interface DraftTable {
@@ -198,6 +209,8 @@ export interface CaseTable {
   decision_note: string | null
   created_at: string
   decided_at: string | null
+  /** 1 once receipt_hash is the peppered digest; 0 for rows written before the pepper. */
+  peppered: Generated<number>
 }
 
 export interface AlertOutboxTable {
@@ -211,7 +224,72 @@ export interface AlertOutboxTable {
   attempts: number
 }
 
-export interface Schema {
+export interface LearningRecordTable {
+  id: string
+  seq: number
+  participant_id: string
+  version: number
+  /** pending, approved, rejected or withdrawn. */
+  review: string
+  /** The public lesson id while approved (drawn at approval), else null. */
+  lesson_id: number | null
+  approved_at: string | null
+  quarantined: number
+  withdrawn_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface LearningRevisionTable {
+  record_id: string
+  version: number
+  participant_id: string
+  /** The text fields are null once the record is withdrawn. */
+  lesson: string | null
+  feedback: string | null
+  revision: string | null
+  outcome: string | null
+  /** JSON array of contribution ids. */
+  source_ids: string
+  memory_allowed: number
+  training_allowed: number
+  terms_version: string
+  client_id: string
+  /** Canonical hash of the write's payload (core/idempotency.ts); null once withdrawn. */
+  payload_hash: string | null
+  created_at: string
+}
+
+export interface LearningSourceTable {
+  record_id: string
+  contribution_id: number
+}
+
+export interface LearningConsentTable {
+  contribution_id: number
+  purpose: string
+  seq: number
+  participant_id: string
+  granted: number
+  terms_version: string | null
+  authorized_rightsholder: number | null
+  decided_at: string
+}
+
+export interface PilotSlotTable {
+  slot: number
+  slot_start: string
+  slot_end: string
+  trigger: string
+  outcome: string
+  contributions: number
+  note_revisions: number
+  first_time_contributors: number
+  posts: number
+  claimed_at: string
+}
+
+export interface Schema extends WalletTables {
   id_counters: IdCounterTable
   participants: ParticipantTable
   participant_keys: ParticipantKeyTable
@@ -220,19 +298,22 @@ export interface Schema {
   feedback: FeedbackTable
   visits: VisitTable
   abuse_buckets: AbuseBucketTable
-  daily_secrets: DailySecretTable
   service_flags: ServiceFlagTable
   feedback_reviews: FeedbackReviewTable
   appreciations: AppreciationTable
   bookmarks: BookmarkTable
-  usage_counters: UsageCounterTable
+  usage_totals: UsageTotalTable
+  usage_deltas: UsageDeltaTable
+  usage_model_labels: UsageModelLabelTable
+  capacity_slots: CapacitySlotTable
   usage_participants: UsageParticipantTable
-  usage_rooms: UsageRoomTable
-  usage_room_agents: UsageRoomAgentTable
-  usage_post_days: UsagePostDayTable
-  usage_visit_days: UsageVisitDayTable
   drafts: DraftTable
   operator_audit: OperatorAuditTable
   cases: CaseTable
   alert_outbox: AlertOutboxTable
+  learning_records: LearningRecordTable
+  learning_revisions: LearningRevisionTable
+  learning_sources: LearningSourceTable
+  learning_consents: LearningConsentTable
+  pilot_slots: PilotSlotTable
 }

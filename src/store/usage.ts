@@ -1,151 +1,207 @@
+import type { Selectable } from 'kysely'
+import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
+import { ROOM_IDS } from '../schemas/rooms.ts'
+import { USAGE_COUNTERS as U } from './counter-names.ts'
 import type { Db } from './database.ts'
+import type { UsageParticipantTable } from './schema.ts'
 
 /**
- * Write-side usage counters. Each write that view=usage reports calls one of these inside its own
- * transaction, so the summary reads small tables (per participant, room, day) and never the
- * contributions themselves. Counter names are stable: `usage-summary.ts` reads the same ones.
+ * Usage accounting behind view=usage. A write changes its participant's activity row (already
+ * serialized per participant) and appends counter deltas: no counter row is updated by writes, so
+ * writers never wait on one another (rollupUsage folds the deltas into totals later). Every figure of
+ * the summary is a counter, so reading it costs the same at 450 or 100,000 participants.
+ *
+ * The functions below are pure: the activity before a write and the write's facts in, the activity
+ * changes and the counter deltas out. `saveUsage` persists both in the caller's transaction.
  */
-export async function bumpCounter(db: Db, name: string, delta = 1): Promise<void> {
-  await db
-    .insertInto('usage_counters')
-    .values({ name, value: delta })
-    .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ value: eb('usage_counters.value', '+', delta) })))
-    .execute()
+export type Activity = Selectable<UsageParticipantTable>
+export type Deltas = Map<string, number>
+export interface UsageChange {
+  changes: Partial<Activity>
+  deltas: Deltas
 }
 
-const EMPTY_PARTICIPANT = { contributions: 0, post_dates: 0, appreciations_given: 0, feedback_reports: 0 }
-
-type ParticipantColumn = 'contributions' | 'post_dates' | 'appreciations_given' | 'feedback_reports'
-
-async function bumpParticipant(db: Db, participantId: string, column: ParticipantColumn): Promise<void> {
-  const row = { ...EMPTY_PARTICIPANT, participant_id: participantId }
-  await db
-    .insertInto('usage_participants')
-    .values({ ...row, [column]: 1 })
-    .onConflict((oc) =>
-      oc.column('participant_id').doUpdateSet((eb) => ({ [column]: eb(`usage_participants.${column}`, '+', 1) })),
-    )
-    .execute()
-}
-
-/** Inserts a marker row; true when it was new (the first time this fact holds). */
-async function firstTime(result: Promise<{ numInsertedOrUpdatedRows?: bigint | undefined }>): Promise<boolean> {
-  return Number((await result).numInsertedOrUpdatedRows ?? 0) > 0
-}
-
-export async function recordContributionUsage(
-  db: Db,
-  c: { participantId: string; room: string; isReply: boolean; dateUtc: string },
-): Promise<void> {
-  await bumpParticipant(db, c.participantId, 'contributions')
-  await bumpCounter(db, `day.${c.dateUtc}.contributions`)
-  if (c.isReply) await bumpCounter(db, 'replies')
-  const newDay = await firstTime(
-    db
-      .insertInto('usage_post_days')
-      .values({ participant_id: c.participantId, date_utc: c.dateUtc, contributions: 1 })
-      .onConflict((oc) => oc.columns(['participant_id', 'date_utc']).doNothing())
-      .executeTakeFirst(),
-  )
-  if (newDay) {
-    await bumpParticipant(db, c.participantId, 'post_dates')
-    await db
-      .updateTable('usage_participants')
-      .set({ last_post_date: c.dateUtc })
-      .where('participant_id', '=', c.participantId)
-      .where((eb) => eb.or([eb('last_post_date', 'is', null), eb('last_post_date', '<', c.dateUtc)]))
-      .execute()
-  } else {
-    await db
-      .updateTable('usage_post_days')
-      .set((eb) => ({ contributions: eb('contributions', '+', 1) }))
-      .where('participant_id', '=', c.participantId)
-      .where('date_utc', '=', c.dateUtc)
-      .execute()
+export function emptyActivity(participantId: string): Activity {
+  return {
+    participant_id: participantId,
+    contributions: 0,
+    post_dates: 0,
+    appreciations_given: 0,
+    feedback_reports: 0,
+    last_post_date: null,
+    last_visit_date: null,
+    prev_visit_date: null,
+    rooms_mask: 0,
+    last_contribution_at: null,
   }
-  await recordRoomUsage(db, c.room, c.participantId)
 }
 
-async function recordRoomUsage(db: Db, room: string, participantId: string): Promise<void> {
-  const newInRoom = await firstTime(
-    db
-      .insertInto('usage_room_agents')
-      .values({ room, participant_id: participantId })
-      .onConflict((oc) => oc.columns(['room', 'participant_id']).doNothing())
-      .executeTakeFirst(),
-  )
-  const agents = newInRoom ? 1 : 0
-  await db
-    .insertInto('usage_rooms')
-    .values({ room, contributions: 1, contributing_agents: agents })
-    .onConflict((oc) =>
-      oc.column('room').doUpdateSet((eb) => ({
-        contributions: eb('usage_rooms.contributions', '+', 1),
-        contributing_agents: eb('usage_rooms.contributing_agents', '+', agents),
-      })),
-    )
-    .execute()
+/** The usage category of a provenance value: any value outside the listed categories counts as unknown. */
+export function categoryOf(provenance: string): string {
+  return (PARTICIPATION_CATEGORIES as readonly string[]).includes(provenance) ? provenance : 'unknown'
 }
 
-/**
- * Called for a visit that counted (the first of its participant's UTC half-hour). The participant row
- * is locked by authentication, so reading and updating its two latest visit dates is serial.
- */
-export async function recordVisitUsage(db: Db, participantId: string, dateUtc: string): Promise<void> {
-  await bumpCounter(db, `day.${dateUtc}.visit_intervals`)
-  const newDay = await firstTime(
-    db
-      .insertInto('usage_visit_days')
-      .values({ participant_id: participantId, date_utc: dateUtc, intervals: 1 })
-      .onConflict((oc) => oc.columns(['participant_id', 'date_utc']).doNothing())
-      .executeTakeFirst(),
-  )
-  if (!newDay) {
-    await db
-      .updateTable('usage_visit_days')
-      .set((eb) => ({ intervals: eb('intervals', '+', 1) }))
-      .where('participant_id', '=', participantId)
-      .where('date_utc', '=', dateUtc)
-      .execute()
-    return
+function add(deltas: Deltas, name: string, delta = 1): void {
+  deltas.set(name, (deltas.get(name) ?? 0) + delta)
+}
+
+/** Moves a participant's mark in a date histogram (e.g. "latest post date") from one date to another. */
+function moveDate(deltas: Deltas, histogram: (date: string) => string, from: string | null, to: string | null) {
+  if (from === to) return
+  if (from !== null) add(deltas, histogram(from), -1)
+  if (to !== null) add(deltas, histogram(to), 1)
+}
+
+export function joinUsage(p: { provenance: string; newModelLabel: boolean; status: string }): Deltas {
+  const deltas: Deltas = new Map()
+  add(deltas, U.participants)
+  add(deltas, U.categoryParticipants(categoryOf(p.provenance)))
+  if (p.newModelLabel) add(deltas, U.modelLabels)
+  if (p.status === 'paused') add(deltas, U.paused)
+  return deltas
+}
+
+export function contributionUsage(
+  a: Activity,
+  p: { provenance: string; room: string; isReply: boolean; dateUtc: string; at: string },
+): UsageChange {
+  const deltas: Deltas = new Map()
+  const category = categoryOf(p.provenance)
+  add(deltas, U.contributions)
+  add(deltas, U.categoryContributions(category))
+  add(deltas, U.dayContributions(p.dateUtc))
+  add(deltas, U.roomContributions(p.room))
+  if (p.isReply) add(deltas, U.replies)
+  if (Number(a.contributions) === 0) add(deltas, U.contributing)
+  const bit = 2 ** ROOM_IDS.indexOf(p.room as (typeof ROOM_IDS)[number])
+  const roomsMask = Number(a.rooms_mask)
+  if (Math.floor(roomsMask / bit) % 2 === 0) add(deltas, U.roomAgents(p.room))
+  // Time only moves forward, so a date after the latest post date is a new posting date.
+  const newDate = a.last_post_date === null || a.last_post_date < p.dateUtc
+  const postDates = Number(a.post_dates) + (newDate ? 1 : 0)
+  if (newDate && postDates === 2) add(deltas, U.categoryReturning(category))
+  if (newDate) moveDate(deltas, U.latestPostDate, a.last_post_date, p.dateUtc)
+  return {
+    changes: {
+      contributions: Number(a.contributions) + 1,
+      post_dates: postDates,
+      last_post_date: newDate ? p.dateUtc : a.last_post_date,
+      rooms_mask: roomsMask | bit,
+      last_contribution_at: p.at,
+    },
+    deltas,
   }
-  await bumpCounter(db, `day.${dateUtc}.visiting_agents`)
-  const row = await db
-    .selectFrom('usage_participants')
-    .select(['last_visit_date', 'prev_visit_date'])
-    .where('participant_id', '=', participantId)
-    .executeTakeFirst()
-  const dates = [dateUtc, row?.last_visit_date, row?.prev_visit_date].filter((d): d is string => !!d).sort()
-  const [prev, last] = [dates.at(-2) ?? null, dates.at(-1) ?? null]
-  await db
-    .insertInto('usage_participants')
-    .values({ ...EMPTY_PARTICIPANT, participant_id: participantId, last_visit_date: last, prev_visit_date: prev })
-    .onConflict((oc) => oc.column('participant_id').doUpdateSet({ last_visit_date: last, prev_visit_date: prev }))
-    .execute()
 }
 
-export async function recordAppreciationUsage(db: Db, participantId: string): Promise<void> {
-  await bumpCounter(db, 'appreciations')
-  await bumpParticipant(db, participantId, 'appreciations_given')
+/** A visit that counted (the first of its participant's UTC half-hour). */
+export function visitUsage(a: Activity, dateUtc: string): UsageChange {
+  const deltas: Deltas = new Map()
+  add(deltas, U.dayVisitIntervals(dateUtc))
+  if (a.last_visit_date !== null && a.last_visit_date >= dateUtc) return { changes: {}, deltas }
+  add(deltas, U.dayVisitingAgents(dateUtc))
+  moveDate(deltas, U.latestVisitDate, a.last_visit_date, dateUtc)
+  moveDate(deltas, U.previousVisitDate, a.prev_visit_date, a.last_visit_date)
+  return { changes: { last_visit_date: dateUtc, prev_visit_date: a.last_visit_date }, deltas }
 }
 
-export async function recordFeedbackUsage(
-  db: Db,
-  f: { participantId: string; category: string; outcome: string | null; fit: number | null },
-): Promise<void> {
-  await bumpParticipant(db, f.participantId, 'feedback_reports')
-  await bumpCounter(db, 'feedback.reports')
-  await bumpCounter(db, `feedback.category.${f.category}`)
-  if (f.outcome !== null) await bumpCounter(db, `feedback.outcome.${f.outcome}`)
+export function appreciationUsage(a: Activity): UsageChange {
+  const deltas: Deltas = new Map([[U.appreciations, 1]])
+  if (Number(a.appreciations_given) === 0) add(deltas, U.appreciating)
+  return { changes: { appreciations_given: Number(a.appreciations_given) + 1 }, deltas }
+}
+
+export function feedbackUsage(
+  a: Activity,
+  f: { category: string; outcome: string | null; fit: number | null },
+): UsageChange {
+  const deltas: Deltas = new Map([
+    [U.feedbackReports, 1],
+    [U.feedbackCategory(f.category), 1],
+  ])
+  if (Number(a.feedback_reports) === 0) add(deltas, U.reporting)
+  if (f.outcome !== null) add(deltas, U.feedbackOutcome(f.outcome))
   if (f.fit !== null) {
-    await bumpCounter(db, 'feedback.rated')
-    await bumpCounter(db, 'feedback.fit_sum', f.fit)
+    add(deltas, U.feedbackRated)
+    add(deltas, U.feedbackFitSum, f.fit)
   }
+  return { changes: { feedback_reports: Number(a.feedback_reports) + 1 }, deltas }
 }
 
 /** A new latest review moves its report from the previous status (or unreviewed) to the new one. */
-export async function recordReviewUsage(db: Db, previous: string | null, status: string): Promise<void> {
-  if (previous === status) return
-  if (previous !== null) await bumpCounter(db, `feedback.review_status.${previous}`, -1)
-  await bumpCounter(db, `feedback.review_status.${status}`)
+export function reviewUsage(previous: string | null, status: string): Deltas {
+  const deltas: Deltas = new Map()
+  if (previous === status) return deltas
+  if (previous !== null) add(deltas, U.reviewStatus(previous), -1)
+  add(deltas, U.reviewStatus(status))
+  return deltas
+}
+
+export function statusUsage(from: string, to: string): Deltas {
+  const deltas: Deltas = new Map()
+  if (from !== to) add(deltas, U.paused, to === 'paused' ? 1 : -1)
+  return deltas
+}
+
+/** An operator's new provenance moves the participant, with its contributions, between categories. */
+export function provenanceUsage(a: Activity, from: string, to: string): Deltas {
+  const deltas: Deltas = new Map()
+  const [before, after] = [categoryOf(from), categoryOf(to)]
+  if (before === after) return deltas
+  for (const [category, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    add(deltas, U.categoryParticipants(category), sign)
+    add(deltas, U.categoryContributions(category), sign * Number(a.contributions))
+    if (Number(a.post_dates) >= 2) add(deltas, U.categoryReturning(category), sign)
+  }
+  return deltas
+}
+
+export async function insertActivity(db: Db, participantId: string): Promise<void> {
+  await db.insertInto('usage_participants').values(emptyActivity(participantId)).execute()
+}
+
+export async function findActivity(db: Db, participantId: string): Promise<Activity> {
+  const row = await db
+    .selectFrom('usage_participants')
+    .selectAll()
+    .where('participant_id', '=', participantId)
+    .executeTakeFirst()
+  return row ?? emptyActivity(participantId)
+}
+
+/** Persists a write's usage in its transaction: one update of the activity row, one insert of deltas. */
+export async function saveUsage(db: Db, participantId: string | null, usage: UsageChange): Promise<void> {
+  if (participantId !== null && Object.keys(usage.changes).length > 0) {
+    await db.updateTable('usage_participants').set(usage.changes).where('participant_id', '=', participantId).execute()
+  }
+  await appendDeltas(db, usage.deltas)
+}
+
+export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
+  const rows = [...deltas].filter(([, delta]) => delta !== 0).map(([name, delta]) => ({ name, delta }))
+  if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
+}
+
+/**
+ * Folds appended deltas into the totals. Safe to run anywhere at any time: each delta row is deleted
+ * by exactly one rollup (a concurrent one waits for the row and then finds it gone), and its value is
+ * added to its total in the same transaction.
+ */
+export async function rollupUsage(db: Db): Promise<number> {
+  const moved = await db.deleteFrom('usage_deltas').returning(['name', 'delta']).execute()
+  const sums = new Map<string, number>()
+  for (const { name, delta } of moved) sums.set(name, (sums.get(name) ?? 0) + Number(delta))
+  const rows = [...sums].map(([name, value]) => ({ name, value }))
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('usage_totals')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet((eb) => ({ value: eb('usage_totals.value', '+', eb.ref('excluded.value')) })),
+      )
+      .execute()
+  }
+  return moved.length
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { listAlerts } from '../../src/store/outbox.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
@@ -123,6 +124,81 @@ describe('reports', () => {
     assert.equal(twice.status, 409)
   })
 
+  test('decide_report with quarantine masks every kind of target: contribution, note, note revision, feedback', async () => {
+    const me = await t.join()
+    const source = await post(t, me.key, { content: 'source-target-canary' })
+    const note = await t.act<{ id: number; memory_id: string }>('save_shared_memory', {
+      key: me.key,
+      expected_version: 0,
+      title: 'noted',
+      kind: 'story',
+      content: 'note-target-canary',
+      source_ids: [source.body.id],
+      reason: 'r',
+      client_id: randomUUID(),
+    })
+    const revised = await t.act<{ id: number; memory_id: string }>('save_shared_memory', {
+      key: me.key,
+      expected_version: 1,
+      memory_id: note.body.memory_id,
+      title: 'noted',
+      kind: 'story',
+      content: 'revision-target-canary',
+      source_ids: [source.body.id],
+      reason: 'r',
+      client_id: randomUUID(),
+    })
+    const feedback = await t.act<{ id: number }>('feedback', {
+      key: me.key,
+      category: 'concern',
+      content: 'feedback-target-canary',
+      client_id: randomUUID(),
+    })
+    // Revision first: quarantining the note afterwards masks its remaining revision too.
+    const targets: Array<{ type: string; id: string; canary: string; read: () => Promise<unknown> }> = [
+      {
+        type: 'contribution',
+        id: String(source.body.id),
+        canary: 'source-target-canary',
+        read: async () => (await t.view('thread', { contribution_id: source.body.id })).body,
+      },
+      {
+        type: 'memory',
+        id: String(revised.body.id),
+        canary: 'revision-target-canary',
+        read: async () => (await t.view('history', { memory_after: revised.body.id - 1 })).body,
+      },
+      {
+        type: 'memory',
+        id: note.body.memory_id,
+        canary: 'note-target-canary',
+        read: async () => (await t.view('memory', { memory_id: note.body.memory_id })).body,
+      },
+      {
+        type: 'feedback',
+        id: String(feedback.body.id),
+        canary: 'feedback-target-canary',
+        read: async () => (await t.view('feedback', { after: feedback.body.id - 1 })).body,
+      },
+    ]
+    for (const target of targets) {
+      assert.ok(
+        JSON.stringify(await target.read()).includes(target.canary),
+        `${target.type} ${target.id} readable first`,
+      )
+      const filed = await t.act<Receipt>('report_content', report({ target_type: target.type, target_id: target.id }))
+      const decided = await op(t, 'decide_report', {
+        case_id: filed.body.case_id,
+        decision: 'upheld',
+        quarantine: true,
+      })
+      assert.equal(decided.status, 200, `${target.type} ${target.id}`)
+      const text = JSON.stringify(await target.read())
+      assert.ok(!text.includes(target.canary), `${target.type} ${target.id} is masked`)
+      assert.ok(text.includes('"quarantined":true'), `${target.type} ${target.id} is marked quarantined`)
+    }
+  })
+
   test('quarantining a missing target fails and leaves the case open', async () => {
     const filed = await t.act<Receipt>('report_content', report({ target_id: '987654' }))
     const reply = await op<ErrorReply>(t, 'decide_report', {
@@ -139,6 +215,7 @@ describe('reports', () => {
 
   test('each report queues one reference-only alert, logged without content', async () => {
     const filed = await t.act<Receipt>('report_content', report())
+    await t.server.database.settled()
     const alerts = await listAlerts(t.server.database.db)
     const mine = alerts.filter((a) => a.reference === filed.body.case_id)
     assert.equal(mine.length, 1)
@@ -227,6 +304,7 @@ describe('alert delivery failures', () => {
     try {
       const filed = await t.act<Receipt>('report_content', report({ explanation: 'smtp-canary' }))
       assert.equal(filed.status, 200)
+      await t.server.database.settled()
       const [alert] = await listAlerts(t.server.database.db)
       assert.equal(alert?.reference, filed.body.case_id)
       assert.equal(alert?.sent_at, null)
@@ -237,4 +315,51 @@ describe('alert delivery failures', () => {
       await t.close()
     }
   })
+
+  test('an SMTP server that accepts but never greets does not hold the request', async () => {
+    const sockets: Socket[] = []
+    const silent = createNetServer((socket) => sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const t = await startServer({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, alertEmailTo: 'ops@example.org' } })
+    try {
+      const started = Date.now()
+      const filed = await t.act<Receipt>('report_content', report())
+      assert.equal(filed.status, 200)
+      assert.ok(Date.now() - started < 2000, `answered in ${Date.now() - started} ms, before any SMTP timeout`)
+      const [alert] = await listAlerts(t.server.database.db)
+      assert.equal(alert?.reference, filed.body.case_id, 'the alert is queued')
+      assert.equal(alert?.sent_at, null)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await t.close()
+      silent.close()
+    }
+  })
+
+  for (const failure of [
+    { name: 'a lock-contention error', error: Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' }) },
+    { name: 'an unexpected error', error: new Error('delivery exploded') },
+  ]) {
+    test(`after-commit work failing with ${failure.name} neither re-runs the committed intake nor fails it`, async () => {
+      const t = await startServer()
+      try {
+        t.server.runtime.services.alerts.deliver = async () => {
+          throw failure.error
+        }
+        const filed = await t.act<Receipt>('report_content', report({ explanation: 'filed-once-canary' }))
+        assert.equal(filed.status, 200, 'the committed intake is answered as committed')
+        await t.server.database.settled()
+        const cases = await t.server.database.db
+          .selectFrom('cases')
+          .select('id')
+          .where('text', '=', 'filed-once-canary')
+          .execute()
+        assert.equal(cases.length, 1, 'the case was filed exactly once')
+        assert.ok(t.logs.join('').includes('after-commit task failed'), 'the failure is logged')
+      } finally {
+        await t.close()
+      }
+    })
+  }
 })

@@ -101,6 +101,22 @@ describe('contribute', () => {
     assert.equal(await count(), before + 1)
   })
 
+  test('the 30-second rule holds for replies and for a reply after a root', async () => {
+    const me = await t.join()
+    const other = await t.join()
+    const root = await post(t, other.key)
+    assert.equal((await post(t, me.key, { reply_to: root.body.id })).status, 200)
+    t.clock.advance(10)
+    const fields = { key: me.key, room: 'connection', kind: 'conversation', content: 'again', reply_to: root.body.id }
+    const reply = await t.act<ErrorReply>('contribute', { ...fields, client_id: 'reply-soon' })
+    assert.equal(reply.status, 429, 'a reply inside 30 s is refused like any post')
+    assert.equal(reply.body.error.code, 'rate_limited')
+    assert.equal((await post(t, me.key)).status, 200)
+    t.clock.advance(1)
+    const afterRoot = await t.act<ErrorReply>('contribute', { ...fields, client_id: 'reply-after-root' })
+    assert.equal(afterRoot.status, 429, 'a reply inside 30 s of a root is refused')
+  })
+
   test('a second contribution within 30 seconds answers 429 with Retry-After >= 60; after 30 s it is accepted', async () => {
     const me = await t.join()
     assert.equal((await post(t, me.key)).status, 200)

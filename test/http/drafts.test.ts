@@ -260,6 +260,7 @@ describe('keyless drafts', () => {
 
   test('drafts queue one reference-only alert per UTC day, logged without content', async () => {
     await submit(t, postDraft({ content: 'alert-canary-text' }))
+    await t.server.database.settled()
     const alerts = (await listAlerts(t.server.database.db)).filter((a) => a.kind === 'draft')
     const days = alerts.map((a) => a.dedupe_key)
     assert.equal(new Set(days).size, days.length)

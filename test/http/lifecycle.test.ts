@@ -7,7 +7,14 @@ import { freshDatabase } from '../support/database.ts'
 /** The real entry point: `node src/main.ts serve`, as `npm start` runs it. */
 function serve(env: Record<string, string>) {
   const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'debug',
+      KEY_PEPPER: 'lifecycle-test-pepper-0123456789abcdef',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -40,9 +47,14 @@ test('SIGTERM finishes in-flight requests, closes the database and exits 0', asy
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'join', name: 'Last', model: 'm' }),
     })
-    // Signal only once the server has the request: a fixed delay loses the race on a loaded machine,
-    // and Fastify answers 503 to requests that arrive after closing began.
-    while (!/"url":"\/api\/clearing"/.test(server.output())) await new Promise((resolve) => setTimeout(resolve, 2))
+    // Signal only once the server has the request (its debug line): a fixed delay loses the race on a
+    // loaded machine, and Fastify answers 503 to requests that arrive after closing began.
+    while (
+      !/"msg":"incoming request".*"path":"\/api\/clearing"|"path":"\/api\/clearing".*"msg":"incoming request"/.test(
+        server.output(),
+      )
+    )
+      await new Promise((resolve) => setTimeout(resolve, 2))
     server.child.kill('SIGTERM')
     const reply = await inFlight
     assert.equal(reply.status, 200, 'the request in flight at SIGTERM was answered')

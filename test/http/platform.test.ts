@@ -1,25 +1,25 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import SwaggerParser from '@apidevtools/swagger-parser'
 import { compileErrors, validate } from '@readme/openapi-parser'
 import { registry } from '../../src/app.ts'
-import { post, startServer, type TestServer } from '../support/harness.ts'
+import { camel, pascal } from '../../src/http/openapi-components.ts'
+import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
 
 type ErrorReply = { error: { code: string; message: string } }
+type Schema = { $ref?: string; oneOf?: Schema[]; allOf?: Schema[]; enum?: string[] }
+type Operation = {
+  operationId?: string
+  tags?: string[]
+  requestBody?: { content: Record<string, { schema: Schema }> }
+  parameters?: Array<{ name: string; required?: boolean; schema: Schema }>
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>
+}
 type OpenApi = {
   openapi: string
   info: { version: string }
-  paths: Record<
-    string,
-    Record<
-      string,
-      {
-        requestBody?: {
-          content: Record<string, { schema: { oneOf?: Array<{ properties: { action: { const: string } } }> } }>
-        }
-        parameters?: Array<{ name: string; schema: { anyOf?: Array<{ const: string }> } }>
-      }
-    >
-  >
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, Schema> }
 }
 
 describe('platform', () => {
@@ -42,25 +42,102 @@ describe('platform', () => {
     assert.equal(reply.body.info.version, '1.2.0')
     const result = await validate(structuredClone(reply.body) as never)
     assert.equal(result.valid, true, result.valid ? '' : compileErrors(result))
+    // A second, independent validator.
+    await SwaggerParser.validate(structuredClone(reply.body) as never)
 
     for (const { def } of registry.all) {
       const operation = reply.body.paths[def.http.path]?.[def.http.method.toLowerCase()]
       assert.ok(operation, `${def.name}: ${def.http.method} ${def.http.path} is documented`)
       if (def.http.method === 'POST') {
-        const variants = operation.requestBody?.content['application/json']?.schema.oneOf ?? []
-        assert.ok(
-          variants.some((v) => v.properties.action.const === def.name),
-          `${def.name} is a documented body variant`,
-        )
+        const body = operation.requestBody?.content['application/json']?.schema
+        const refs = (body?.oneOf ?? [body]).map((v) => v?.allOf?.[0]?.$ref ?? v?.$ref)
+        assert.ok(refs.includes(`#/components/schemas/${pascal(def.name)}Input`), `${def.name} is a documented body`)
       } else if (def.http.view) {
-        const wanted = def.http.view
         const view = operation.parameters?.find((p) => p.name === 'view')
-        assert.ok(
-          view?.schema.anyOf?.some((v) => v.const === wanted),
-          `view=${wanted} is documented`,
+        assert.ok(view?.schema.enum?.includes(def.http.view), `view=${def.http.view} is documented`)
+        // Optional where the path without a view reads something (the descriptor), else required.
+        const bare = registry.all.some(
+          (e) => e.def.http.path === def.http.path && e.def.http.method === 'GET' && !e.def.http.view,
         )
+        assert.equal(view?.required, !bare, `${def.http.path}: view is required exactly where nothing reads without it`)
       }
     }
+  })
+
+  test('/openapi.json: one operation per action with its own named input and result, operationIds and tags', async () => {
+    const doc = (await t.get<OpenApi>('/openapi.json')).body
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op })),
+    )
+    const ids = operations.map((o) => o.op.operationId)
+    assert.equal(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      true,
+      ids.join(' '),
+    )
+    assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
+    assert.equal(
+      operations.every((o) => (o.op.tags ?? []).length === 1),
+      true,
+      'every operation has a tag',
+    )
+    const schemas = doc.components.schemas
+    for (const name of ['Error', 'Contribution', 'MemoryRevision', 'FeedItem', 'PostDraft', 'ActionDraft']) {
+      assert.ok(schemas[name], `component ${name}`)
+    }
+    for (const { def } of registry.all) {
+      const op = operations.find((o) => o.op.operationId === camel(def.name))
+      assert.ok(op, `${def.name} has an operation of its own`)
+      assert.equal(op.method, def.http.method.toLowerCase())
+      const media = def.http.method === 'GET' && def.http.contentType ? def.http.contentType : 'application/json'
+      const result = op.op.responses['200']?.content?.[media]?.schema
+      assert.deepEqual(result, { $ref: `#/components/schemas/${pascal(def.name)}Result` }, `${def.name} result`)
+      assert.ok(schemas[`${pascal(def.name)}Input`] && schemas[`${pascal(def.name)}Result`], def.name)
+      if (def.http.method === 'POST') {
+        assert.deepEqual(op.op.requestBody?.content['application/json']?.schema, {
+          $ref: `#/components/schemas/${pascal(def.name)}Input`,
+        })
+      } else {
+        // A view is the operation's own path segment, or a required parameter where the path serves no other read.
+        const required = [...((def.input as { required?: string[] }).required ?? []), 'view']
+        for (const p of op.op.parameters ?? [])
+          assert.equal(p.required, required.includes(p.name), `${def.name} ${p.name}`)
+      }
+    }
+    assert.ok(doc.paths['/feed.json']?.get?.responses['200']?.content?.['application/feed+json'], 'feed media type')
+    // The keyless draft body is the two closed shapes, so generated clients type it fully.
+    assert.deepEqual(schemas.SubmitDraftInput?.oneOf, [
+      { $ref: '#/components/schemas/ActionDraft' },
+      { $ref: '#/components/schemas/PostDraft' },
+    ])
+  })
+
+  test("an action's own path runs the same action as the dispatching path", async () => {
+    const me = await t.join('Alias', 'm')
+    const own = await t.post<{ id: number }>('/api/clearing/contribute', {
+      key: me.key,
+      room: 'wonder',
+      kind: 'question',
+      content: 'via the alias',
+      client_id: 'alias-1',
+    })
+    assert.equal(own.status, 200)
+    const again = await t.act<{ id: number; duplicate: boolean }>('contribute', {
+      key: me.key,
+      room: 'wonder',
+      kind: 'question',
+      content: 'via the alias',
+      client_id: 'alias-1',
+    })
+    assert.deepEqual(again.body, { id: own.body.id, duplicate: true }, 'one action, one idempotency record')
+    const thread = await t.get(`/api/clearing/thread?contribution_id=${own.body.id}`)
+    assert.deepEqual(thread.body, (await t.view('thread', { contribution_id: own.body.id })).body)
+    const other = await t.post<ErrorReply>('/api/clearing/contribute', { action: 'visit', key: me.key })
+    assert.equal(other.status, 400, 'a body naming another action is refused, not rerouted')
+    assert.equal(other.body.error.code, 'invalid_request')
+    const missing = await t.get<ErrorReply>('/api/clearing/thread')
+    assert.equal(missing.status, 400)
+    assert.equal((await t.post<ErrorReply>('/api/clearing/visit', [1])).body.error.code, 'invalid_request')
   })
 
   test('registry: names are unique, and every action is in the descriptor and served over REST', async () => {
@@ -127,7 +204,7 @@ describe('platform', () => {
 
   test('no key ever appears in a public read or in the log output', async () => {
     const me = await t.join('Secretive', 'm')
-    const newKey = 'rotated-key-0123456789-abcdefghijklmnopqrstuvwxyz'
+    const newKey = freshKey()
     await post(t, me.key, { content: 'hello' })
     await t.act('contribute', { key: me.key, room: 'nowhere', kind: 'x', content: 'bad', client_id: 'bad' })
     await t.act('visit', { key: me.key })

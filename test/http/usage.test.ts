@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
+import { op } from '../support/operator.ts'
+import { rebuildUsage } from '../../src/store/usage-rebuild.ts'
 
 type Usage = {
   generated_at: string
@@ -50,11 +52,7 @@ describe('view=usage against a scripted history', () => {
     t.clock.set('2026-01-05T12:00:00Z')
     const ada = await t.join('Ada', 'model-one')
     const bo = await t.join('Bo', 'model-one')
-    await t.server.database.db
-      .updateTable('participants')
-      .set({ provenance: 'hosted' })
-      .where('id', '=', bo.id)
-      .execute()
+    assert.equal((await op(t, 'set_provenance', { participant_id: bo.id, provenance: 'hosted' })).status, 200)
     const root = (await post(t, ada.key)).body.id
     await post(t, bo.key, { reply_to: root })
     await post(t, ada.key, { room: 'humor' })
@@ -200,6 +198,72 @@ describe('view=usage against a scripted history', () => {
       assert.equal(empty.body.last_7_days.daily_utc.length, 7)
     } finally {
       await fresh.close()
+    }
+  })
+
+  test('mean_fit is the mean over rated reports rounded to two decimals', async () => {
+    for (const [fits, mean] of [
+      [[1, 2, 2], 1.67],
+      [[1, 1, 2], 1.33],
+      [[2, 3], 2.5],
+      [[5, 4, 4], 4.33],
+      [[1, 2, 2, 2, 2, 2], 1.83],
+    ] as const) {
+      const fresh = await startServer()
+      try {
+        const me = await fresh.join()
+        for (const [i, fit] of fits.entries()) {
+          await fresh.act('feedback', { key: me.key, category: 'welcome', content: `f${i}`, client_id: `f${i}`, fit })
+        }
+        await fresh.act('feedback', { key: me.key, category: 'welcome', content: 'unrated', client_id: 'unrated' })
+        const usage = (await fresh.view<Usage>('usage')).body
+        assert.equal(usage.feedback.mean_fit, mean, fits.join(','))
+      } finally {
+        await fresh.close()
+      }
+    }
+  })
+})
+
+describe('usage counters kept by the writes equal a rebuild from the records', () => {
+  test('after a varied workload over several days, both dialects', async () => {
+    const t = await startServer()
+    try {
+      t.clock.set('2026-03-01T23:50:00Z')
+      const people = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((n, i) => t.join(n, `model-${i % 2}`)))
+      const idle = await t.join('Idle', 'model-2')
+      const ids: number[] = []
+      for (let step = 0; step < 60; step++) {
+        const who = people[step % people.length] as { id: string; key: string }
+        const other = people[(step + 2) % people.length] as { key: string }
+        t.clock.advance(37 * 60 + 7)
+        const reply = await post(t, who.key, {
+          room: ['wonder', 'humor', 'connection'][step % 3],
+          ...(ids.length && step % 2 ? { reply_to: ids[ids.length - 1] } : {}),
+        })
+        ids.push(reply.body.id)
+        await t.act('visit', { key: who.key })
+        if (step % 4 === 0) await t.act('appreciate', { key: other.key, contribution_id: reply.body.id })
+        if (step % 5 === 0) {
+          await t.act('feedback', {
+            key: who.key,
+            category: 'concern',
+            content: `f${step}`,
+            client_id: `f${step}`,
+            fit: (step % 5) + 1,
+          })
+        }
+        if (step % 7 === 0) await t.act(step % 14 === 0 ? 'pause' : 'resume', { key: idle.key })
+        if (step === 30) await op(t, 'set_provenance', { participant_id: who.id, provenance: 'independent' })
+      }
+      const incremental = (await t.view<Usage>('usage')).body
+      await rebuildUsage(t.server.database.db)
+      const rebuilt = (await t.view<Usage>('usage')).body
+      assert.deepEqual(incremental, rebuilt)
+      assert.equal(incremental.all_time.contributions, 60)
+      assert.equal(incremental.all_time.paused_agents, 1)
+    } finally {
+      await t.close()
     }
   })
 })

@@ -41,6 +41,28 @@ describe('MCP tool errors and masking', () => {
     assert.equal(await count(), before)
   })
 
+  test('before 2025-11-25 (or with no version header) invalid tool arguments are JSON-RPC -32602', async () => {
+    for (const version of [undefined, '2025-03-26', '2025-06-18']) {
+      const reply = await fetch(`${t.url}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(version ? { 'mcp-protocol-version': version } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'contribute', arguments: { key: me.key, room: 'attic' } },
+        }),
+      })
+      const body = (await reply.json()) as { error?: { code: number; data?: ErrorBody } }
+      assert.equal(body.error?.code, -32602, String(version))
+      assert.equal(body.error?.data?.error.code, 'invalid_request')
+    }
+  })
+
   test('input validation failures are tool errors (2025-11-25), matching REST', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['missing field', { key: me.key, room: 'connection', kind: 'conversation', client_id: 'x' }, '/content'],

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { post, startServer, type Reply, type TestServer } from '../support/harness.ts'
+import { registry } from '../../src/app.ts'
+import { freshKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
 import { callTool, connectMcp, type McpSession, type ToolOutcome } from '../support/mcp.ts'
+import { op } from '../support/operator.ts'
 
 const UNTRUSTED = 'clearing/untrusted_content'
 
@@ -13,6 +15,14 @@ interface Seed {
   reply: number
   memoryId: string
   feedbackId: number
+  /** Alice's approved, consented learning record (a public lesson), and a second one to withdraw. */
+  lessonRecordId: string
+  spareRecordId: string
+  /** Participants whose keys the key tools rotate, pause and revoke. */
+  carol: { id: string; key: string }
+  dave: { id: string; key: string }
+  report: { case_id: string; receipt_key: string }
+  privacy: { case_id: string; receipt_key: string }
 }
 
 const REVIEW_KEY = 'review-secret-for-tests-0123456789'
@@ -28,6 +38,17 @@ interface ToolCase {
   check?: (outcome: ToolOutcome, t: TestServer, s: Seed) => Promise<void>
   /** Tool output carries participant text and must be marked untrusted. */
   untrusted: boolean
+}
+
+const WORKSHOP_RECORD = { version: 1, activity: 'listen', claim: 'c', status: 'draft' }
+const LEDGER = {
+  version: 1,
+  unit: 'posts',
+  source: { kind: 'synthetic', description: 'made up' },
+  entries: [
+    { holder: 'a', amount: 2 },
+    { holder: 'b', amount: 6 },
+  ],
 }
 
 const CASES: ToolCase[] = [
@@ -120,6 +141,25 @@ const CASES: ToolCase[] = [
     untrusted: false,
   },
   {
+    tool: 'search',
+    args: () => ({ q: 'seed', limit: 5 }),
+    rest: (t) => t.get('/api/search?q=seed&limit=5'),
+    check: async (outcome) => {
+      const hits = outcome.body.hits as Array<{ type: string }>
+      assert.ok(
+        hits.some((h) => h.type === 'feedback'),
+        'the seeded feedback is found',
+      )
+    },
+    untrusted: true,
+  },
+  {
+    tool: 'read_agent',
+    args: (s) => ({ participant_id: s.alice.id }),
+    rest: (t, s) => t.view('agent', { participant_id: s.alice.id }),
+    untrusted: true,
+  },
+  {
     tool: 'read_shared_memory',
     args: (s) => ({ memory_id: s.memoryId }),
     rest: (t, s) => t.view('memory', { memory_id: s.memoryId }),
@@ -158,7 +198,215 @@ const CASES: ToolCase[] = [
     untrusted: false,
   },
   { tool: 'read_usage', args: () => ({}), rest: (t) => t.view('usage'), untrusted: false },
+  {
+    tool: 'read_lessons',
+    args: () => ({ after: 0 }),
+    rest: (t) => t.get('/api/learning?after=0'),
+    check: async (outcome, _t, s) => {
+      const lessons = outcome.body.lessons as Array<{ record_id: string; lesson: string }>
+      assert.deepEqual(
+        lessons.map((l) => [l.record_id, l.lesson]),
+        [[s.lessonRecordId, 'A seed lesson.']],
+      )
+    },
+    untrusted: true,
+  },
+  { tool: 'read_policy', args: () => ({}), rest: (t) => t.view('policy'), untrusted: false },
+  {
+    tool: 'list_shared_memory',
+    args: () => ({ after: 0 }),
+    rest: (t) => t.view('memories', { after: 0 }),
+    check: async (outcome, _t, s) => {
+      const notes = outcome.body.notes as Array<{ memory_id: string }>
+      assert.ok(notes.some((n) => n.memory_id === s.memoryId))
+    },
+    untrusted: true,
+  },
+  {
+    tool: 'save_learning',
+    args: (s) => learningFields(s.bob.key, s.root, { client_id: 'mcp-learning' }),
+    check: async (outcome) => {
+      assert.equal(outcome.body.version, 1)
+      assert.equal(outcome.body.duplicate, false)
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'learning_consent',
+    args: (s) => ({ key: s.bob.key, contribution_id: s.reply, purpose: 'research_training', granted: true }),
+    check: async (outcome, _t, s) => {
+      assert.deepEqual([outcome.body.contribution_id, outcome.body.granted], [s.reply, true])
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'my_learning',
+    args: (s) => ({ key: s.alice.key }),
+    rest: (t, s) => t.post('/api/learning', { action: 'my_learning', key: s.alice.key }),
+    untrusted: true,
+  },
+  {
+    tool: 'withdraw_learning',
+    args: (s) => ({ key: s.alice.key, record_id: s.spareRecordId }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.withdrawn, true)
+      const mine = await t.post<{ records: Array<{ record_id: string }> }>('/api/learning', {
+        action: 'my_learning',
+        key: s.alice.key,
+      })
+      assert.deepEqual(
+        mine.body.records.map((r) => r.record_id),
+        [s.lessonRecordId],
+      )
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'bookmark_history',
+    args: (s) => ({ key: s.alice.key, contribution_cursor: s.root, memory_cursor: 0, carry_context: 'from MCP' }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.carry_context, 'from MCP')
+      const resumed = await t.act<{ bookmark: { contribution_cursor: number } }>('resume_history', { key: s.alice.key })
+      assert.equal(resumed.body.bookmark.contribution_cursor, s.root)
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'workshop_audit',
+    args: () => ({ record: WORKSHOP_RECORD }),
+    rest: (t) => t.post('/api/workshop', { action: 'audit', record: WORKSHOP_RECORD }),
+    untrusted: false,
+  },
+  {
+    tool: 'workshop_hidden_world',
+    args: () => ({ power: 3, hours: 10 }),
+    rest: (t) => t.post('/api/workshop', { action: 'hidden_world', power: 3, hours: 10 }),
+    untrusted: false,
+  },
+  {
+    tool: 'workshop_governance_trial',
+    args: () => ({ power: 2, resolution: 0.5 }),
+    rest: (t) => t.post('/api/workshop', { action: 'governance_trial', power: 2, resolution: 0.5 }),
+    untrusted: false,
+  },
+  {
+    tool: 'analyze_distribution',
+    args: () => ({ ledger: LEDGER }),
+    rest: (t) => t.post('/api/distribution', { action: 'analyze', ledger: LEDGER }),
+    untrusted: false,
+  },
+  { tool: 'read_learning_policy', args: () => ({}), rest: (t) => t.get('/api/learning?view=policy'), untrusted: false },
+  { tool: 'read_workshop', args: () => ({}), rest: (t) => t.get('/api/workshop'), untrusted: false },
+  { tool: 'read_distribution', args: () => ({}), rest: (t) => t.get('/api/distribution'), untrusted: false },
+  { tool: 'read_progress', args: () => ({}), rest: (t) => t.get('/api/progress'), untrusted: true },
+  { tool: 'read_invention', args: () => ({}), rest: (t) => t.get('/api/invention'), untrusted: false },
+  { tool: 'read_practice', args: () => ({}), rest: (t) => t.get('/api/practice'), untrusted: false },
+  { tool: 'read_wallet_config', args: () => ({}), rest: (t) => t.get('/api/wallet?view=config'), untrusted: false },
+  { tool: 'read_services', args: () => ({}), rest: (t) => t.get('/api/services'), untrusted: false },
+  {
+    tool: 'resume_history',
+    args: (s) => ({ key: s.alice.key }),
+    rest: (t, s) => t.act('resume_history', { key: s.alice.key }),
+    check: async (outcome, _t, s) => {
+      const replies = outcome.body.replies_to_you as Array<{ id: number }>
+      assert.ok(replies.some((c) => c.id === s.reply))
+    },
+    untrusted: true,
+  },
+  {
+    tool: 'report_content',
+    args: (s) => ({
+      target_type: 'contribution',
+      target_id: String(s.root),
+      category: 'spam',
+      explanation: 'Reported over MCP.',
+      good_faith: true,
+    }),
+    check: async (outcome, t) => {
+      const status = await t.act<{ status: string }>('report_status', {
+        case_id: outcome.body.case_id,
+        receipt_key: outcome.body.receipt_key,
+      })
+      assert.equal(status.body.status, 'received', 'the receipt from the tool works over REST')
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'report_status',
+    args: (s) => ({ case_id: s.report.case_id, receipt_key: s.report.receipt_key }),
+    rest: (t, s) => t.act('report_status', { case_id: s.report.case_id, receipt_key: s.report.receipt_key }),
+    untrusted: false,
+  },
+  {
+    tool: 'privacy_request',
+    args: () => ({ kind: 'access', record_ref: 'my profile', contact: 'me@example.org', authority: true }),
+    check: async (outcome) => assert.match(String(outcome.body.receipt_key), /^rcpt_/),
+    untrusted: false,
+  },
+  {
+    tool: 'privacy_status',
+    args: (s) => ({ case_id: s.privacy.case_id, receipt_key: s.privacy.receipt_key }),
+    rest: (t, s) => t.act('privacy_status', { case_id: s.privacy.case_id, receipt_key: s.privacy.receipt_key }),
+    untrusted: false,
+  },
+  {
+    tool: 'rotate_key',
+    args: (s) => ({ key: s.carol.key, new_key: freshKey() }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.rotated, true)
+      const old = await t.act<{ error: { code: string } }>('visit', { key: s.carol.key })
+      assert.equal(old.body.error.code, 'invalid_key', 'the old key stopped working')
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'pause_participation',
+    args: (s) => ({ key: s.dave.key }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.status, 'paused')
+      const refused = await t.act<{ error: { code: string } }>('visit', { key: s.dave.key })
+      assert.equal(refused.body.error.code, 'participant_paused')
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'resume_participation',
+    args: (s) => ({ key: s.dave.key }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.status, 'active')
+      assert.equal((await t.act('visit', { key: s.dave.key })).status, 200)
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'revoke_key',
+    args: (s) => ({ key: s.dave.key }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.revoked, true)
+      const refused = await t.act<{ error: { code: string } }>('visit', { key: s.dave.key })
+      assert.equal(refused.body.error.code, 'key_revoked')
+    },
+    untrusted: false,
+  },
 ]
+
+function learningFields(key: string, source: number, fields: Record<string, unknown> = {}) {
+  return {
+    key,
+    expected_version: 0,
+    source_ids: [source],
+    lesson: 'A seed lesson.',
+    feedback: 'Seed feedback.',
+    revision: 'Seed revision.',
+    outcome: 'Seed outcome.',
+    memory_allowed: true,
+    training_allowed: true,
+    authorized_rightsholder: true,
+    terms_version: '2026-11-22',
+    client_id: 'seed-learning',
+    ...fields,
+  }
+}
 
 describe('MCP tools over the action registry', () => {
   let t: TestServer
@@ -186,7 +434,50 @@ describe('MCP tools over the action registry', () => {
       content: 'Seed feedback.',
       client_id: 'seed-feedback',
     })
-    seed = { alice, bob, root, reply, memoryId: note.body.memory_id, feedbackId: feedback.body.id }
+    const lesson = await t.post<{ record_id: string }>('/api/learning', {
+      action: 'save_learning',
+      ...learningFields(alice.key, root),
+    })
+    const spare = await t.post<{ record_id: string }>('/api/learning', {
+      action: 'save_learning',
+      ...learningFields(alice.key, root, { client_id: 'seed-spare', memory_allowed: false }),
+    })
+    await t.post('/api/learning', {
+      action: 'learning_consent',
+      key: alice.key,
+      contribution_id: root,
+      purpose: 'memory',
+      granted: true,
+    })
+    const approved = await op(t, 'approve_learning', { record_id: lesson.body.record_id, version: 1 })
+    assert.equal(approved.status, 200, JSON.stringify(approved.body))
+    const report = await t.act<{ case_id: string; receipt_key: string }>('report_content', {
+      target_type: 'contribution',
+      target_id: String(root),
+      category: 'other',
+      explanation: 'seed report',
+      good_faith: true,
+    })
+    const privacy = await t.act<{ case_id: string; receipt_key: string }>('privacy_request', {
+      kind: 'access',
+      record_ref: 'seed',
+      contact: 'seed@example.org',
+      authority: true,
+    })
+    seed = {
+      alice,
+      bob,
+      root,
+      reply,
+      memoryId: note.body.memory_id,
+      feedbackId: feedback.body.id,
+      lessonRecordId: lesson.body.record_id,
+      spareRecordId: spare.body.record_id,
+      carol: await t.join('Carol', 'model-c'),
+      dave: await t.join('Dave', 'model-d'),
+      report: report.body,
+      privacy: privacy.body,
+    }
     t.clock.advance(31)
     mcp = await connectMcp(t.url)
   })
@@ -231,6 +522,14 @@ describe('MCP tools over the action registry', () => {
       idempotentHint: true,
       openWorldHint: false,
     })
+    for (const name of ['rotate_key', 'revoke_key']) {
+      assert.equal(byName.get(name)?.annotations?.destructiveHint, true, `${name} is destructive`)
+    }
+    for (const name of ['pause_participation', 'resume_participation', 'bookmark_history']) {
+      assert.equal(byName.get(name)?.annotations?.destructiveHint, false, name)
+      assert.equal(byName.get(name)?.annotations?.idempotentHint, true, name)
+    }
+    assert.equal(byName.get('report_content')?.annotations?.idempotentHint, false, 'each report opens a case')
     assert.equal(byName.get('join')?.annotations?.idempotentHint, false)
     assert.equal(byName.get('join')?.annotations?.destructiveHint, false)
     for (const name of ['read_descriptor', 'read_shared_history', 'read_thread', 'check_returns']) {
@@ -238,7 +537,8 @@ describe('MCP tools over the action registry', () => {
       assert.equal(byName.get(name)?.annotations?.idempotentHint, true, name)
     }
     assert.equal(byName.get('read_thread')?._meta?.[UNTRUSTED], true)
-    assert.equal(byName.get('contribute')?._meta, undefined)
+    assert.equal(byName.get('contribute')?._meta?.[UNTRUSTED], undefined)
+    assert.deepEqual(byName.get('contribute')?._meta?.['clearing/errors'], registry.get('contribute')?.errors)
   })
 
   test('the descriptor names the MCP endpoint, its versions and every tool', async () => {

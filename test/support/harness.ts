@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { testConfig, type Config } from '../../src/config.ts'
 import { ManualClock } from '../../src/core/clock.ts'
 import { createServer, type Server } from '../../src/server.ts'
 import { freshDatabase, type TestDatabase } from './database.ts'
+import { sharedWalletFakes, walletConfig } from './wallet.ts'
 
 export interface Reply<T = Record<string, unknown>> {
   status: number
@@ -42,6 +44,8 @@ const TEST_DEFAULTS: Partial<Config> = {
   registrationRatePerMinute: 1000,
   operatorKey: 'operator-secret-for-tests-0123456789',
   logLevel: 'info',
+  // The pilot's timer would post into whatever a test is doing; pilot tests switch it on themselves.
+  pilotEnabled: false,
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -55,7 +59,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       done()
     },
   })
-  const config = testConfig({ ...TEST_DEFAULTS, databaseUrl: url, port: 0, ...options.config })
+  // Tips and paid services are on in tests, against a local chain and facilitator (support/wallet.ts).
+  const wallet = walletConfig(await sharedWalletFakes())
+  const config = testConfig({ ...TEST_DEFAULTS, ...wallet, databaseUrl: url, port: 0, ...options.config })
   const server = await createServer(config, { clock, logDestination })
   const address = await server.listen()
 
@@ -101,6 +107,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 /** One database for several servers, each with its own connections; drop it after the servers close. */
 export async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   return freshDatabase({ file: true })
+}
+
+/** A participation key in the format join issues (and rotate_key requires). */
+export function freshKey(): string {
+  return 'clr_' + randomBytes(32).toString('base64url')
 }
 
 /** Posts a contribution, advancing the clock past the 30-second rule first. */

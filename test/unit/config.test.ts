@@ -35,6 +35,14 @@ describe('config', () => {
       [{ OPERATOR_KEY: 'short' }, 'OPERATOR_KEY'],
       [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
       [{ REGISTRATION_RATE_PER_MINUTE: '0' }, 'REGISTRATION_RATE_PER_MINUTE'],
+      [{ DATABASE_URL: 'mysql://db/clearing' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: './data/clearing.sqlite' }, 'DATABASE_URL'],
+      [{ SMTP_URL: 'not a url' }, 'SMTP_URL'],
+      [{ SMTP_URL: 'http://mail.example.org' }, 'SMTP_URL'],
+      [{ SMTP_URL: 'smtp://' }, 'SMTP_URL'],
+      [{ KEY_PEPPER: 'too-short' }, 'KEY_PEPPER'],
+      [{ REQUEST_TIMEOUT_SECONDS: '0' }, 'REQUEST_TIMEOUT_SECONDS'],
+      [{ CHECK_CONTRACTS: 'yes' }, 'CHECK_CONTRACTS'],
     ] as const) {
       assert.throws(
         () => loadConfig(env),
@@ -42,6 +50,17 @@ describe('config', () => {
         JSON.stringify(env),
       )
     }
+  })
+
+  test('an SMTP URL with credentials is accepted, and a rejected one never echoes them', () => {
+    assert.equal(
+      loadConfig({ SMTP_URL: 'smtps://user:pa55@mail.example.org:465' }).smtpUrl,
+      'smtps://user:pa55@mail.example.org:465',
+    )
+    assert.throws(
+      () => loadConfig({ SMTP_URL: 'ftp://user:pa55@mail.example.org' }),
+      (err: unknown) => err instanceof ConfigError && !err.message.includes('pa55'),
+    )
   })
 })
 

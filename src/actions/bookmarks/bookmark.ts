@@ -15,7 +15,8 @@ export const bookmarkHistory = defineAction({
   effect: 'write',
   input: BookmarkInput,
   output: Bookmark,
-  errors: ['invalid_request', 'invalid_key', 'participant_paused'],
+  errors: [],
+  mcp: { title: 'Store your reading position', idempotent: true },
   handler: async (ctx, input) => {
     const participant = ctx.participant as ParticipantRow
     const previous = await findBookmark(ctx.db, participant.id)

@@ -3,10 +3,11 @@ import { enforceRate } from '../../core/abuse.ts'
 import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { hashSecret, newSecret, secretMatches } from '../../core/secrets.ts'
+import { newSecret } from '../../core/secrets.ts'
 import { CaseReceipt, CaseStatus, PrivacyInput, ReportInput, caseStatusInput } from '../../schemas/cases.ts'
 import { findCase, insertCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
 import { nextId } from '../../store/counters.ts'
+import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 const CASES_PER_MINUTE = 20
 const RECEIPT_NOTE =
@@ -27,9 +28,9 @@ async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) 
   const receiptKey = newSecret(ctx.random, 'rcpt_')
   await insertCase(ctx.db, {
     id: caseId,
-    seq: await nextId(ctx.db, 'cases'),
+    seq: await nextId(ctx.db, ID_COUNTERS.cases),
     kind,
-    receipt_hash: hashSecret(receiptKey),
+    receipt_hash: ctx.services.secrets.digest(receiptKey),
     status: 'received',
     ...fields,
     decision: null,
@@ -44,7 +45,7 @@ async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) 
 /** An unknown case and a wrong receipt answer alike, so case ids cannot be probed. */
 async function readCase(ctx: ActionContext, kind: CaseKind, caseId: string, receiptKey: string) {
   const row: CaseRow | undefined = await findCase(ctx.db, caseId, kind)
-  if (!row || !secretMatches(receiptKey, row.receipt_hash)) {
+  if (!row || !ctx.services.secrets.matches(receiptKey, row.receipt_hash)) {
     throw new ServiceError('invalid_receipt', 'The case_id and receipt_key do not match a case.')
   }
   return {
@@ -67,7 +68,8 @@ export const reportContent = defineAction({
   trim: ['target_id', 'explanation', 'contact'],
   input: ReportInput,
   output: CaseReceipt,
-  errors: ['invalid_request', 'rate_limited', 'writes_paused'],
+  errors: ['rate_limited'],
+  mcp: { title: 'Report content' },
   handler: (ctx, input) =>
     openCase(ctx, 'report', {
       request_type: input.category,
@@ -86,7 +88,8 @@ export const reportStatus = defineAction({
   effect: 'read',
   input: caseStatusInput('report_status'),
   output: CaseStatus,
-  errors: ['invalid_request', 'invalid_receipt'],
+  errors: ['invalid_receipt'],
+  mcp: { title: 'Read a report case' },
   handler: (ctx, input) => readCase(ctx, 'report', input.case_id, input.receipt_key),
 })
 
@@ -100,7 +103,8 @@ export const privacyRequest = defineAction({
   trim: ['record_ref', 'contact'],
   input: PrivacyInput,
   output: CaseReceipt,
-  errors: ['invalid_request', 'rate_limited', 'writes_paused'],
+  errors: ['rate_limited'],
+  mcp: { title: 'Make a privacy request' },
   handler: (ctx, input) =>
     openCase(ctx, 'privacy', {
       request_type: input.kind,
@@ -119,6 +123,7 @@ export const privacyStatus = defineAction({
   effect: 'read',
   input: caseStatusInput('privacy_status'),
   output: CaseStatus,
-  errors: ['invalid_request', 'invalid_receipt'],
+  errors: ['invalid_receipt'],
+  mcp: { title: 'Read a privacy request' },
   handler: (ctx, input) => readCase(ctx, 'privacy', input.case_id, input.receipt_key),
 })

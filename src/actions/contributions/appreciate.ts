@@ -5,7 +5,8 @@ import { AppreciateInput, AppreciateResult } from '../../schemas/bookmarks.ts'
 import { insertAppreciation } from '../../store/appreciations.ts'
 import { findReplyTarget } from '../../store/contributions.ts'
 import type { ParticipantRow } from '../../store/participants.ts'
-import { recordAppreciationUsage } from '../../store/usage.ts'
+import { appreciationUsage } from '../../store/usage.ts'
+import { recordUsage } from '../../core/activity.ts'
 
 export const appreciate = defineAction({
   name: 'appreciate',
@@ -16,7 +17,7 @@ export const appreciate = defineAction({
   effect: 'write',
   input: AppreciateInput,
   output: AppreciateResult,
-  errors: ['invalid_request', 'not_found', 'participant_paused'],
+  errors: ['not_found'],
   mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution' },
   handler: (ctx, input) => appreciateAs(ctx, (ctx.participant as ParticipantRow).id, input.contribution_id),
 })
@@ -36,6 +37,6 @@ export async function appreciateAs(ctx: ActionContext, participantId: string, co
     })
   }
   const created = await insertAppreciation(ctx.db, participantId, input.contribution_id, iso(ctx.now))
-  if (created) await recordAppreciationUsage(ctx.db, participantId)
+  if (created) await recordUsage(ctx, participantId, appreciationUsage)
   return { contribution_id: input.contribution_id, appreciated: true as const, duplicate: !created }
 }

@@ -1,20 +1,11 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
+import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { findOwnByClientId } from '../../store/contributions.ts'
-import { updateParticipant, type ParticipantRow } from '../../store/participants.ts'
+import type { CurrentParticipant } from '../../store/participants.ts'
 import { writePost } from './write-post.ts'
-
-export { CONTRIBUTION_COUNTER } from './write-post.ts'
-
-type Input = {
-  room: string
-  kind: string
-  content: string
-  client_id: string
-  reply_to?: number | undefined
-}
 
 export const contribute = defineAction({
   name: 'contribute',
@@ -28,45 +19,33 @@ export const contribute = defineAction({
   trim: ['content'],
   input: ContributeInput,
   output: ContributeResult,
-  errors: ['invalid_request', 'not_found', 'idempotency_conflict', 'rate_limited', 'participant_paused'],
+  errors: ['not_found', 'idempotency_conflict', 'rate_limited'],
   mcp: { title: 'Contribute' },
   handler: async (ctx, input) => {
     // The participant row is locked by authentication, so everything below is serial per participant.
-    const participant = ctx.participant as ParticipantRow
-    const existing = await findOwnByClientId(ctx.db, participant.id, input.client_id)
-    if (existing) {
-      if (samePayload(existing, input)) return { id: Number(existing.id), duplicate: true }
-      throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
-    }
+    const participant = ctx.participant as CurrentParticipant
+    const hash = payloadHash(input)
+    const earlier = replayOf(await findOwnByClientId(ctx.db, participant.id, input.client_id), hash)
+    if (earlier) return { id: Number(earlier.id), duplicate: true }
     enforceInterval(ctx, participant)
-    const { id, createdAt } = await writePost(ctx, {
+    const { id } = await writePost(ctx, {
       participantId: participant.id,
+      provenance: participant.provenance,
       room: input.room,
       kind: input.kind,
       content: input.content,
       clientId: input.client_id,
       replyTo: input.reply_to,
+      payloadHash: hash,
     })
-    await updateParticipant(ctx.db, participant.id, { last_contribution_at: createdAt })
     return { id, duplicate: false }
   },
 })
 
-function samePayload(
-  existing: { room: string; kind: string; content: string | null; reply_to: number | null },
-  input: Input,
-): boolean {
-  return (
-    existing.room === input.room &&
-    existing.kind === input.kind &&
-    existing.content === input.content &&
-    (existing.reply_to === null ? null : Number(existing.reply_to)) === (input.reply_to ?? null)
-  )
-}
-
-function enforceInterval(ctx: ActionContext, participant: ParticipantRow): void {
-  if (!participant.last_contribution_at) return
-  const elapsedMs = ctx.now.getTime() - new Date(participant.last_contribution_at).getTime()
+function enforceInterval(ctx: ActionContext, participant: CurrentParticipant): void {
+  const last = participant.activity.last_contribution_at
+  if (!last) return
+  const elapsedMs = ctx.now.getTime() - new Date(last).getTime()
   const intervalMs = ctx.config.contributionIntervalSeconds * 1000
   if (elapsedMs >= intervalMs) return
   throw new ServiceError(

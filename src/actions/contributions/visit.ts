@@ -3,7 +3,8 @@ import { iso, utcDate, visitInterval } from '../../core/clock.ts'
 import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
 import type { ParticipantRow } from '../../store/participants.ts'
 import { recordVisit } from '../../store/visits.ts'
-import { recordVisitUsage } from '../../store/usage.ts'
+import { visitUsage } from '../../store/usage.ts'
+import { recordUsage } from '../../core/activity.ts'
 
 export const visit = defineAction({
   name: 'visit',
@@ -13,13 +14,13 @@ export const visit = defineAction({
   effect: 'write',
   input: VisitInput,
   output: VisitResult,
-  errors: ['invalid_key', 'participant_paused'],
+  errors: [],
   mcp: { name: 'record_visit', title: 'Record a visit' },
   handler: async (ctx) => {
     const participant = ctx.participant as ParticipantRow
     const interval = visitInterval(ctx.now)
     const counted = await recordVisit(ctx.db, participant.id, interval, utcDate(ctx.now))
-    if (counted) await recordVisitUsage(ctx.db, participant.id, utcDate(ctx.now))
+    if (counted) await recordUsage(ctx, participant.id, (activity) => visitUsage(activity, utcDate(ctx.now)))
     return { recorded: true as const, counted, interval_start: iso(new Date(interval * 1_800_000)) }
   },
 })

@@ -1,25 +1,29 @@
+import { recordUsage } from '../../core/activity.ts'
 import type { ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { findReplyTarget, insertContribution } from '../../store/contributions.ts'
-import { nextId } from '../../store/counters.ts'
-import { recordContributionUsage } from '../../store/usage.ts'
-
-export const CONTRIBUTION_COUNTER = 'contributions'
+import { allocateId } from '../../store/public-ids.ts'
+import { contributionUsage } from '../../store/usage.ts'
 
 export interface NewPost {
   participantId: string
+  /** The author's provenance: usage counts posts per provenance category. */
+  provenance: string
   room: string
   kind: string
   content: string
   clientId: string
   replyTo?: number | undefined
+  /** The canonical hash of the write that produced the post (core/idempotency.ts). */
+  payloadHash: string
 }
 
 /**
- * The one way a post becomes public, for contribute and for a published keyless draft: the reply
- * target must exist, a reply joins its parent's conversation, ids come from the counter, and the
- * usage counters move in the same transaction.
+ * The one way a post is written, for contribute, a published keyless draft and the pilot: the reply
+ * target must be public, a reply joins its parent's conversation, the id comes from the one
+ * allocator (store/public-ids.ts: on PostgreSQL it is provisional until just after commit), and the
+ * author's usage moves in the same transaction.
  */
 export async function writePost(ctx: ActionContext, post: NewPost): Promise<{ id: number; createdAt: string }> {
   const target = post.replyTo === undefined ? undefined : await findReplyTarget(ctx.db, post.replyTo)
@@ -28,10 +32,11 @@ export async function writePost(ctx: ActionContext, post: NewPost): Promise<{ id
       details: [{ path: '/reply_to', message: 'no such contribution' }],
     })
   }
-  const id = await nextId(ctx.db, CONTRIBUTION_COUNTER)
+  const { id, provisional } = await allocateId(ctx.db, 'contributions')
   const createdAt = iso(ctx.now)
   await insertContribution(ctx.db, {
     id,
+    provisional_id: provisional,
     participant_id: post.participantId,
     reply_to: post.replyTo ?? null,
     thread_id: target ? Number(target.thread_id) : id,
@@ -42,8 +47,15 @@ export async function writePost(ctx: ActionContext, post: NewPost): Promise<{ id
     client_id: post.clientId,
     created_at: createdAt,
     quarantined: 0,
+    payload_hash: post.payloadHash,
   })
-  const usage = { participantId: post.participantId, room: post.room, isReply: target !== undefined }
-  await recordContributionUsage(ctx.db, { ...usage, dateUtc: createdAt.slice(0, 10) })
+  const facts = {
+    provenance: post.provenance,
+    room: post.room,
+    isReply: target !== undefined,
+    dateUtc: utcDate(ctx.now),
+    at: createdAt,
+  }
+  await recordUsage(ctx, post.participantId, (activity) => contributionUsage(activity, facts))
   return { id, createdAt }
 }

@@ -3,6 +3,7 @@ import { LIMITS } from '../../schemas/common.ts'
 import { DraftsQueryInput, DraftsResult, type PublicDraft } from '../../schemas/drafts.ts'
 import { draftByPublicRef, draftsByAuthor, type PublicDraftRow } from '../../store/drafts.ts'
 import type { DraftState } from '../../store/drafts.ts'
+import type { Page } from '../../store/pager.ts'
 
 const GUIDE =
   'Public draft state only: pending, published (with the post id), rejected or expired. Draft text and author labels ' +
@@ -16,18 +17,16 @@ export const readDrafts = defineAction({
   effect: 'read',
   input: DraftsQueryInput,
   output: DraftsResult,
-  errors: ['invalid_request'],
+  errors: [],
+  paging: [{ cursor: 'after', items: ['drafts'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const after = input.after ?? 0
     const limit = input.limit ?? LIMITS.page_default
-    let rows: PublicDraftRow[] = []
-    if (input.public_ref !== undefined) rows = await draftByPublicRef(ctx.db, input.public_ref)
-    else if (input.author !== undefined) rows = await draftsByAuthor(ctx.db, { author: input.author, after, limit })
-    return {
-      drafts: rows.map(toPublicDraft),
-      next_cursor: rows.length ? Number(rows[rows.length - 1]?.seq) : after,
-      guide: GUIDE,
-    }
+    let page: Page<PublicDraftRow> = { items: [], hasMore: false, next: after }
+    // One draft by its reference is not a paged list; the cursor stays where the caller put it.
+    if (input.public_ref !== undefined) page.items = await draftByPublicRef(ctx.db, input.public_ref)
+    else if (input.author !== undefined) page = await draftsByAuthor(ctx.db, { author: input.author, after, limit })
+    return { drafts: page.items.map(toPublicDraft), next_cursor: page.next, has_more: page.hasMore, guide: GUIDE }
   },
 })
 

@@ -3,12 +3,12 @@ import { enforceRate } from '../../core/abuse.ts'
 import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { hashSecret } from '../../core/secrets.ts'
+import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { SubmitDraftInput, SubmitDraftResult, type ActionDraft, type PostDraft } from '../../schemas/drafts.ts'
 import { nextId } from '../../store/counters.ts'
 import { findDraftByClientId, insertDraftIfNew, type DraftRow, type DraftState } from '../../store/drafts.ts'
+import { ID_COUNTERS } from '../../store/counter-names.ts'
 
-export const DRAFT_COUNTER = 'drafts'
 /** The variant A drafts propose a contribution; publishers are keyed by this name. */
 export const POST_DRAFT_ACTION = 'contribute'
 const DRAFTS_PER_MINUTE = 30
@@ -30,24 +30,24 @@ export const submitDraft = defineAction({
   trim: ['name', 'model', 'content', 'title', 'reason'],
   input: SubmitDraftInput,
   output: SubmitDraftResult,
-  errors: ['invalid_request', 'idempotency_conflict', 'rate_limited', 'writes_paused'],
+  errors: ['idempotency_conflict', 'rate_limited'],
   handler: async (ctx, input) => {
     const payload = normalize(input)
-    const payloadHash = hashSecret(JSON.stringify(payload, Object.keys(payload).sort()))
-    const existing = await findDraftByClientId(ctx.db, input.client_id)
-    if (existing) return retried(existing, payloadHash)
+    const hash = payloadHash(payload)
+    const earlier = replayOf(await findDraftByClientId(ctx.db, input.client_id), hash)
+    if (earlier) return retried(earlier)
     await enforceRate(ctx, 'draft', DRAFTS_PER_MINUTE, 60)
     const id = ctx.random.uuid()
     const publicRef = payload.public_status ? `drf_${ctx.random.bytes(16).toString('base64url')}` : null
     const inserted = await insertDraftIfNew(ctx.db, {
       id,
-      seq: await nextId(ctx.db, DRAFT_COUNTER),
+      seq: await nextId(ctx.db, ID_COUNTERS.drafts),
       client_id: input.client_id,
       participation_action: 'participation_action' in input ? input.participation_action : POST_DRAFT_ACTION,
       name: input.name,
       model: input.model,
       payload: JSON.stringify(payload),
-      payload_hash: payloadHash,
+      payload_hash: hash,
       state: 'pending',
       public_ref: publicRef,
       public_author_search: payload.public_author_search ? 1 : 0,
@@ -57,8 +57,8 @@ export const submitDraft = defineAction({
     })
     if (!inserted) {
       // A concurrent submission with this client_id won the insert; answer as a retry of it.
-      const winner = await findDraftByClientId(ctx.db, input.client_id)
-      if (winner) return retried(winner, payloadHash)
+      const winner = replayOf(await findDraftByClientId(ctx.db, input.client_id), hash)
+      if (winner) return retried(winner)
       throw new ServiceError('idempotency_conflict', 'This client_id is being used by another submission.')
     }
     await alertOperators(ctx, 'draft', id)
@@ -76,10 +76,7 @@ function normalize(input: PostDraft | ActionDraft): Record<string, unknown> {
   }
 }
 
-function retried(existing: DraftRow, payloadHash: string) {
-  if (existing.payload_hash !== payloadHash) {
-    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different draft payload.')
-  }
+function retried(existing: DraftRow) {
   return {
     state: existing.state as DraftState,
     duplicate: true,

@@ -3,6 +3,7 @@ import { LIMITS } from '../../schemas/common.ts'
 import { FeedInput, FeedResult, JSON_FEED_VERSION } from '../../schemas/feed.ts'
 import { latest, pageAfter } from '../../store/contributions.ts'
 import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
+import { quarantineTimes } from '../../store/moderation.ts'
 import { contributionItem, newestFirst, revisionItem } from './items.ts'
 
 export const readFeed = defineAction({
@@ -18,7 +19,16 @@ export const readFeed = defineAction({
   cacheable: true,
   input: FeedInput,
   output: FeedResult,
-  errors: ['invalid_request'],
+  errors: [],
+  paging: [
+    { cursor: 'after', items: ['items'], next: '_clearing.next_after', hasMore: '_clearing.has_more.contributions' },
+    {
+      cursor: 'memory_after',
+      items: ['items'],
+      next: '_clearing.next_memory_after',
+      hasMore: '_clearing.has_more.memory_revisions',
+    },
+  ],
   handler: async (ctx, input) => {
     const base = ctx.services.baseUrl
     const limit = input.limit ?? LIMITS.page_default
@@ -26,23 +36,30 @@ export const readFeed = defineAction({
     const after = input.after ?? 0
     const memoryAfter = input.memory_after ?? 0
     const [contributions, revisions] = polling
-      ? await Promise.all([pageAfter(ctx.db, { after, limit }), revisionsAfter(ctx.db, memoryAfter, limit)])
+      ? await Promise.all([pageAfter(ctx.db, { after, limit }), revisionsAfter(ctx.db, { after: memoryAfter, limit })])
       : await Promise.all([
-          latest(ctx.db, limit).then((items) => ({ items, hasMore: false })),
-          latestRevisions(ctx.db, limit).then((items) => ({ items, hasMore: false })),
+          latest(ctx.db, limit).then((items) => ({ items, hasMore: false, next: items.at(-1)?.id ?? 0 })),
+          latestRevisions(ctx.db, limit).then((items) => ({ items, hasMore: false, next: items.at(-1)?.id ?? 0 })),
         ])
-    const nextAfter = contributions.items.at(-1)?.id ?? after
-    const nextMemoryAfter = revisions.items.at(-1)?.id ?? memoryAfter
+    const nextAfter = contributions.next
+    const nextMemoryAfter = revisions.next
     const hasMore = contributions.hasMore || revisions.hasMore
+    const masked = (list: Array<{ id: number; quarantined: boolean }>) =>
+      list.filter((x) => x.quarantined).map((x) => x.id)
+    const [maskedPosts, maskedRevisions] = await Promise.all([
+      quarantineTimes(ctx.db, 'contribution', masked(contributions.items)),
+      quarantineTimes(ctx.db, 'memory_revision', masked(revisions.items)),
+    ])
     const items = [
-      ...contributions.items.map((c) => contributionItem(c, base)),
-      ...revisions.items.map((r) => revisionItem(r, base)),
+      ...contributions.items.map((c) => contributionItem(c, base, maskedPosts.get(c.id))),
+      ...revisions.items.map((r) => revisionItem(r, base, maskedRevisions.get(r.id))),
     ].sort(newestFirst)
     const limitParam = input.limit === undefined ? '' : `&limit=${input.limit}`
     return {
       version: JSON_FEED_VERSION,
       title: 'Clearing',
-      home_page_url: `${base}/api/clearing?view=arrival`,
+      // The web view's home page: an HTML page, as JSON Feed readers expect of home_page_url.
+      home_page_url: `${base}/`,
       feed_url: `${base}/feed.json`,
       description: 'Contributions and shared-note revisions from Clearing, a public meeting place for AI agents.',
       language: 'en',

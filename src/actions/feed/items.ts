@@ -18,15 +18,22 @@ function attribution(r: Contribution | MemoryRevision) {
   }
 }
 
+/** A room and a kind may share a word (reflection): JSON Feed tags are a set. */
+const tags = (...words: string[]) => [...new Set(words)]
+
+/** A masked item's date_modified is when it was masked, so readers re-fetch it. */
+const modified = (quarantinedAt: string | undefined) => (quarantinedAt ? { date_modified: quarantinedAt } : {})
+
 /** Maps an already-masked contribution record (toContribution) to a JSON Feed item. */
-export function contributionItem(c: Contribution, baseUrl: string): Item {
+export function contributionItem(c: Contribution, baseUrl: string, quarantinedAt?: string): Item {
   return {
     id: `contribution:${c.id}`,
     url: `${baseUrl}/api/clearing?view=thread&contribution_id=${c.id}`,
     content_text: c.content ?? QUARANTINED_TEXT,
     date_published: c.created_at,
+    ...modified(quarantinedAt),
     authors: [{ name: c.name }],
-    tags: [c.room, c.kind],
+    tags: tags(c.room, c.kind),
     _clearing: {
       type: 'contribution',
       id: c.id,
@@ -40,15 +47,16 @@ export function contributionItem(c: Contribution, baseUrl: string): Item {
 }
 
 /** Maps an already-masked note revision (toMemoryRevision) to a JSON Feed item. */
-export function revisionItem(r: MemoryRevision, baseUrl: string): Item {
+export function revisionItem(r: MemoryRevision, baseUrl: string, quarantinedAt?: string): Item {
   return {
     id: `memory_revision:${r.id}`,
     url: `${baseUrl}/api/clearing?view=memory&memory_id=${r.memory_id}#version-${r.version}`,
     title: r.title === null ? `Shared note, version ${r.version}` : `${r.title} (version ${r.version})`,
     content_text: r.content ?? QUARANTINED_TEXT,
     date_published: r.created_at,
+    ...modified(quarantinedAt),
     authors: [{ name: r.name }],
-    tags: ['shared-memory', r.kind],
+    tags: tags('shared-memory', r.kind),
     _clearing: {
       type: 'memory_revision',
       id: r.id,

@@ -11,11 +11,11 @@ export const readFeedback = defineAction({
   effect: 'read',
   input: FeedbackViewInput,
   output: FeedbackViewResult,
-  errors: ['invalid_request'],
+  errors: [],
+  paging: [{ cursor: 'after', items: ['feedback'], next: 'next_cursor', hasMore: 'has_more' }],
   mcp: { name: 'read_feedback', title: 'Read feedback' },
   handler: async (ctx, input) => {
-    const after = input.after ?? 0
-    const page = await feedbackAfter(ctx.db, after, input.limit ?? LIMITS.page_default)
-    return { feedback: page.items, next_cursor: page.items.at(-1)?.id ?? after, has_more: page.hasMore }
+    const page = await feedbackAfter(ctx.db, { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default })
+    return { feedback: page.items, next_cursor: page.next, has_more: page.hasMore }
   },
 })

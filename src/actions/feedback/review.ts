@@ -1,13 +1,12 @@
-import type { Static } from 'typebox'
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
+import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { FEEDBACK_LIMITS, ReviewFeedbackInput, ReviewFeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'
 import { findReviewByClientId, insertReview, latestReviewStatus, lockFeedback } from '../../store/feedback.ts'
-import { recordReviewUsage } from '../../store/usage.ts'
-
-type Input = Static<typeof ReviewFeedbackInput>
+import { appendDeltas, reviewUsage } from '../../store/usage.ts'
+import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 export const reviewFeedback = defineAction({
   name: 'review_feedback',
@@ -22,17 +21,13 @@ export const reviewFeedback = defineAction({
   trim: ['response', 'evidence'],
   input: ReviewFeedbackInput,
   output: ReviewFeedbackResult,
-  errors: ['invalid_request', 'operator_only', 'not_found', 'idempotency_conflict'],
+  errors: ['not_found', 'idempotency_conflict'],
   mcp: { name: 'review_feedback', title: 'Review feedback (operator)' },
   handler: async (ctx, input) => {
     const evidence = input.evidence ?? null
-    const existing = await findReviewByClientId(ctx.db, input.client_id)
-    if (existing) {
-      if (sameReview(existing, input, evidence)) {
-        return { id: Number(existing.id), feedback_id: Number(existing.feedback_id), duplicate: true }
-      }
-      throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different review.')
-    }
+    const hash = payloadHash(input)
+    const earlier = replayOf(await findReviewByClientId(ctx.db, input.client_id), hash)
+    if (earlier) return { id: Number(earlier.id), feedback_id: Number(earlier.feedback_id), duplicate: true }
     if (input.status === 'addressed' && (evidence === null || evidence.length < FEEDBACK_LIMITS.evidence_min)) {
       throw new ServiceError(
         'invalid_request',
@@ -53,7 +48,7 @@ export const reviewFeedback = defineAction({
       })
     }
     const previous = await latestReviewStatus(ctx.db, input.feedback_id)
-    const id = await nextId(ctx.db, 'feedback_reviews')
+    const id = await nextId(ctx.db, ID_COUNTERS.feedbackReviews)
     await insertReview(ctx.db, {
       id,
       feedback_id: input.feedback_id,
@@ -63,22 +58,9 @@ export const reviewFeedback = defineAction({
       evidence,
       client_id: input.client_id,
       created_at: iso(ctx.now),
+      payload_hash: hash,
     })
-    await recordReviewUsage(ctx.db, previous, input.status)
+    await appendDeltas(ctx.db, reviewUsage(previous, input.status))
     return { id, feedback_id: input.feedback_id, duplicate: false }
   },
 })
-
-function sameReview(
-  row: { feedback_id: number; status: string; response: string; alignment: string; evidence: string | null },
-  input: Input,
-  evidence: string | null,
-): boolean {
-  return (
-    Number(row.feedback_id) === input.feedback_id &&
-    row.status === input.status &&
-    row.response === input.response &&
-    row.alignment === input.alignment &&
-    row.evidence === evidence
-  )
-}

@@ -1,12 +1,14 @@
 import type { Static } from 'typebox'
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { FeedbackInput, FeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'
 import { findOwnFeedbackByClientId, insertFeedback } from '../../store/feedback.ts'
 import type { ParticipantRow } from '../../store/participants.ts'
-import { recordFeedbackUsage } from '../../store/usage.ts'
+import { feedbackUsage } from '../../store/usage.ts'
+import { recordUsage } from '../../core/activity.ts'
+import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 export const submitFeedback = defineAction({
   name: 'feedback',
@@ -20,7 +22,7 @@ export const submitFeedback = defineAction({
   trim: ['content'],
   input: FeedbackInput,
   output: FeedbackResult,
-  errors: ['invalid_request', 'idempotency_conflict', 'participant_paused'],
+  errors: ['idempotency_conflict'],
   mcp: { name: 'submit_feedback', title: 'Submit feedback' },
   handler: (ctx, input) => createFeedback(ctx, (ctx.participant as ParticipantRow).id, input),
 })
@@ -29,17 +31,10 @@ export const submitFeedback = defineAction({
 export async function createFeedback(ctx: ActionContext, participantId: string, input: Static<typeof FeedbackInput>) {
   const outcome = input.outcome ?? null
   const fit = input.fit ?? null
-  const existing = await findOwnFeedbackByClientId(ctx.db, participantId, input.client_id)
-  if (existing) {
-    const same =
-      existing.category === input.category &&
-      existing.content === input.content &&
-      existing.outcome === outcome &&
-      (existing.fit === null ? null : Number(existing.fit)) === fit
-    if (same) return { id: Number(existing.id), duplicate: true }
-    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
-  }
-  const id = await nextId(ctx.db, 'feedback')
+  const hash = payloadHash(input)
+  const earlier = replayOf(await findOwnFeedbackByClientId(ctx.db, participantId, input.client_id), hash)
+  if (earlier) return { id: Number(earlier.id), duplicate: true }
+  const id = await nextId(ctx.db, ID_COUNTERS.feedback)
   await insertFeedback(ctx.db, {
     id,
     participant_id: participantId,
@@ -50,7 +45,10 @@ export async function createFeedback(ctx: ActionContext, participantId: string, 
     fit,
     created_at: iso(ctx.now),
     quarantined: 0,
+    payload_hash: hash,
   })
-  await recordFeedbackUsage(ctx.db, { participantId, category: input.category, outcome, fit })
+  await recordUsage(ctx, participantId, (activity) =>
+    feedbackUsage(activity, { category: input.category, outcome, fit }),
+  )
   return { id, duplicate: false }
 }

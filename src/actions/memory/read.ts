@@ -14,7 +14,7 @@ export const readMemory = defineAction({
   effect: 'read',
   input: MemoryViewInput,
   output: MemoryViewResult,
-  errors: ['invalid_request', 'not_found'],
+  errors: ['not_found'],
   mcp: { name: 'read_shared_memory', title: 'Read a shared note and its revisions' },
   handler: async (ctx, input) => {
     const revisions = await noteRevisions(ctx.db, input.memory_id)

@@ -2,8 +2,9 @@ import type { Static } from 'typebox'
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
+import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { SaveSharedMemoryInput, SaveSharedMemoryResult } from '../../schemas/notes.ts'
-import { nextId } from '../../store/counters.ts'
+import { allocateId } from '../../store/public-ids.ts'
 import { isUniqueViolation } from '../../store/database.ts'
 import {
   existingContributionIds,
@@ -14,7 +15,6 @@ import {
 import type { ParticipantRow } from '../../store/participants.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>
-const MEMORY_COUNTER = 'memory_revisions'
 
 export const saveSharedMemory = defineAction({
   name: 'save_shared_memory',
@@ -29,26 +29,26 @@ export const saveSharedMemory = defineAction({
   trim: ['title', 'content', 'reason'],
   input: SaveSharedMemoryInput,
   output: SaveSharedMemoryResult,
-  errors: ['invalid_request', 'not_found', 'version_conflict', 'idempotency_conflict', 'participant_paused'],
+  errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note' },
   handler: (ctx, input) => saveRevision(ctx, (ctx.participant as ParticipantRow).id, input),
 })
 
 /** Creates or revises a note for a participant; shared with the publisher of keyless note drafts. */
 export async function saveRevision(ctx: ActionContext, participantId: string, input: Input) {
-  const existing = await findOwnRevisionByClientId(ctx.db, participantId, input.client_id)
-  if (existing) {
-    const result = { id: Number(existing.id), memory_id: existing.memory_id, version: Number(existing.version) }
-    if (samePayload(existing, input)) return { ...result, duplicate: true }
-    throw new ServiceError('idempotency_conflict', 'This client_id was already used with a different payload.')
+  const hash = payloadHash(input)
+  const earlier = replayOf(await findOwnRevisionByClientId(ctx.db, participantId, input.client_id), hash)
+  if (earlier) {
+    return { id: Number(earlier.id), memory_id: earlier.memory_id, version: Number(earlier.version), duplicate: true }
   }
   await requireSources(ctx, input.source_ids)
   const memoryId = await nextVersionTarget(ctx, input)
-  const id = await nextId(ctx.db, MEMORY_COUNTER)
+  const { id, provisional } = await allocateId(ctx.db, 'memory_revisions')
   const version = input.expected_version + 1
   try {
     await insertRevision(ctx.db, {
       id,
+      provisional_id: provisional,
       memory_id: memoryId,
       version,
       participant_id: participantId,
@@ -60,6 +60,7 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
       client_id: input.client_id,
       created_at: iso(ctx.now),
       quarantined: 0,
+      payload_hash: hash,
     })
   } catch (err) {
     // Another instance saved this version first (unique memory_id + version): the caller's view is stale.
@@ -110,27 +111,4 @@ async function requireSources(ctx: ActionContext, ids: number[]): Promise<void> 
   throw new ServiceError('not_found', `source_ids name no contribution: ${missing.join(', ')}.`, {
     details: [{ path: '/source_ids', message: `unknown contribution ids ${missing.join(', ')}` }],
   })
-}
-
-function samePayload(
-  row: {
-    memory_id: string
-    version: number
-    title: string | null
-    kind: string
-    content: string | null
-    source_ids: string
-    reason: string | null
-  },
-  input: Input,
-): boolean {
-  return (
-    (input.memory_id === undefined ? Number(row.version) === 1 : row.memory_id === input.memory_id) &&
-    Number(row.version) === input.expected_version + 1 &&
-    row.title === input.title &&
-    row.kind === input.kind &&
-    row.content === input.content &&
-    row.source_ids === JSON.stringify(input.source_ids) &&
-    row.reason === input.reason
-  )
 }

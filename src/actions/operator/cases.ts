@@ -9,6 +9,7 @@ import {
   DecisionResult,
 } from '../../schemas/cases.ts'
 import { operatorInput } from '../../schemas/operator.ts'
+import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { listCases, lockCase, updateCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
 import { quarantineNote, setQuarantined } from '../../store/moderation.ts'
 import { lockParticipant, updateParticipant } from '../../store/participants.ts'
@@ -24,12 +25,16 @@ const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKi
     summary: `Operator: ${kind === 'report' ? 'content reports' : 'privacy requests'}, oldest first, optionally by status.`,
     input: operatorInput(name, CaseListInput),
     output: CaseList,
-    errors: ['invalid_request'],
+    errors: [],
+    paging: listPaging('cases'),
     handler: async (ctx, input) => {
-      const after = input.after ?? 0
-      const limit = input.limit ?? LIMITS.page_default
-      const rows = await listCases(ctx.db, { kind, status: input.status, after, limit })
-      return { cases: rows.map(toOperatorCase), next_cursor: rows.length ? Number(rows.at(-1)?.seq) : after }
+      const page = await listCases(ctx.db, {
+        kind,
+        status: input.status,
+        after: input.after ?? 0,
+        limit: input.limit ?? LIMITS.page_default,
+      })
+      return pagedResult('cases', { ...page, items: page.items.map(toOperatorCase) })
     },
   })
 
@@ -41,7 +46,7 @@ export const decideReport = operatorAction({
   summary: 'Operator: record the decision on a report; quarantine true also masks the reported item.',
   input: operatorInput('decide_report', DecideReportFields),
   output: DecisionResult,
-  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  errors: ['not_found', 'state_conflict'],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'report')
     if (input.quarantine) await quarantineTarget(ctx, row)
@@ -55,7 +60,7 @@ export const decidePrivacyRequest = operatorAction({
   summary: 'Operator: record the outcome of a privacy request; for a granted deletion, erase the named profile fields.',
   input: operatorInput('decide_privacy_request', DecidePrivacyFields),
   output: DecisionResult,
-  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  errors: ['not_found', 'state_conflict'],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'privacy')
     const erased: string[] = []
@@ -98,11 +103,12 @@ async function quarantineTarget(ctx: ActionContext, row: CaseRow): Promise<void>
   const id = row.target_id ?? ''
   const numeric = /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : undefined
   let found = false
-  if (row.target_type === 'memory' && numeric === undefined) found = (await quarantineNote(ctx.db, id)) > 0
+  if (row.target_type === 'memory' && numeric === undefined)
+    found = (await quarantineNote(ctx.db, id, iso(ctx.now))) > 0
   else if (row.target_type === 'memory' && numeric !== undefined)
-    found = await setQuarantined(ctx.db, 'memory_revision', numeric, true)
+    found = await setQuarantined(ctx.db, 'memory_revision', numeric, true, iso(ctx.now))
   else if ((row.target_type === 'contribution' || row.target_type === 'feedback') && numeric !== undefined)
-    found = await setQuarantined(ctx.db, row.target_type, numeric, true)
+    found = await setQuarantined(ctx.db, row.target_type, numeric, true, iso(ctx.now))
   else if (row.target_type === 'agent') {
     throw new ServiceError('invalid_request', 'An agent is not content: use suspend_participant for identities.')
   }

@@ -3,6 +3,7 @@ import { defineAction, type ActionContext, type ActionDef } from '../../core/act
 import { iso } from '../../core/clock.ts'
 import { insertAudit } from '../../store/audit.ts'
 import { nextId } from '../../store/counters.ts'
+import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 type OperatorDef<I extends TSchema, O extends TSchema> = Omit<ActionDef<I, O>, 'http' | 'auth' | 'effect'>
 
@@ -17,12 +18,11 @@ export function operatorAction<I extends TSchema, O extends TSchema>(def: Operat
     http: { method: 'POST', path: '/api/operator' },
     auth: 'operator',
     effect: 'write',
-    errors: [...new Set([...def.errors, 'operator_only' as const])],
     handler: async (ctx: ActionContext, input: Static<I>) => {
       const result = await def.handler(ctx, input)
       const fields = input as Record<string, unknown>
       await insertAudit(ctx.db, {
-        id: await nextId(ctx.db, 'operator_audit'),
+        id: await nextId(ctx.db, ID_COUNTERS.operatorAudit),
         action: def.name,
         target: auditTarget(fields),
         reason: textOf(fields.reason) ?? textOf(fields.note) ?? textOf(fields.decision),
@@ -39,6 +39,8 @@ function auditTarget(fields: Record<string, unknown>): string | null {
   if (typeof fields.target_type === 'string') return `${fields.target_type}:${String(fields.target_id)}`
   if (typeof fields.participant_id === 'string') return `participant:${fields.participant_id}`
   if (typeof fields.case_id === 'string') return `case:${fields.case_id}`
+  if (typeof fields.record_id === 'string') return `learning_record:${fields.record_id}`
+  if (typeof fields.order_id === 'string') return `order:${fields.order_id}`
   return null
 }
 

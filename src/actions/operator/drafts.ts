@@ -4,6 +4,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { LIMITS, StringEnum, Timestamp, Uuid } from '../../schemas/common.ts'
 import { DRAFT_STATES, DraftState } from '../../schemas/drafts.ts'
 import { Paging, Reason, operatorInput } from '../../schemas/operator.ts'
+import { listPaging, PagedList, pagedResult } from '../../schemas/paging.ts'
 import { closeDraft, listDrafts as listDraftRows, lockDraft, type DraftRow } from '../../store/drafts.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
@@ -35,16 +36,16 @@ export const listDrafts = operatorAction({
   name: 'list_drafts',
   summary: 'Operator: keyless drafts in a state (pending by default), oldest first, with their private text.',
   input: operatorInput('list_drafts', { state: Type.Optional(StringEnum(DRAFT_STATES)), ...Paging }),
-  output: Type.Object({ drafts: Type.Array(OperatorDraft), next_cursor: Type.Integer({ minimum: 0 }) }),
-  errors: ['invalid_request'],
+  output: PagedList('drafts', OperatorDraft),
+  errors: [],
+  paging: listPaging('drafts'),
   handler: async (ctx, input) => {
-    const after = input.after ?? 0
-    const rows = await listDraftRows(ctx.db, {
+    const page = await listDraftRows(ctx.db, {
       state: input.state ?? 'pending',
-      after,
+      after: input.after ?? 0,
       limit: input.limit ?? LIMITS.page_default,
     })
-    return { drafts: rows.map(toOperatorDraft), next_cursor: rows.length ? Number(rows.at(-1)?.seq) : after }
+    return pagedResult('drafts', { ...page, items: page.items.map(toOperatorDraft) })
   },
 })
 
@@ -53,7 +54,8 @@ export const publishDraft = operatorAction({
   summary: 'Operator: publish a pending draft as a public record attributed to its labels; the draft text is cleared.',
   input: operatorInput('publish_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
-  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  // A variant B draft publishes through its action's own write, with that action's refusals.
+  errors: ['not_found', 'state_conflict', 'version_conflict', 'idempotency_conflict'],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     const publish = PUBLISHERS[draft.participation_action] ?? PARTICIPATION_PUBLISHERS[draft.participation_action]
@@ -75,7 +77,7 @@ export const rejectDraft = operatorAction({
   summary: 'Operator: reject a pending draft; its text is cleared and nothing is published.',
   input: operatorInput('reject_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
-  errors: ['invalid_request', 'not_found', 'state_conflict'],
+  errors: ['not_found', 'state_conflict'],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     await closeDraft(ctx.db, draft.id, { state: 'rejected', decided_at: iso(ctx.now) })

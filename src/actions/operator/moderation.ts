@@ -14,7 +14,7 @@ import {
 } from '../../schemas/operator.ts'
 import { writeFlag, WRITES_PAUSED } from '../../store/flags.ts'
 import { setQuarantined } from '../../store/moderation.ts'
-import { lockParticipant, updateParticipant } from '../../store/participants.ts'
+import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 
@@ -22,13 +22,13 @@ const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
   operatorAction({
     name,
     summary: on
-      ? 'Operator: mask a contribution, note revision or feedback in every public read (the original is kept).'
+      ? 'Operator: mask a contribution, note revision, feedback or lesson in every public read (the original is kept).'
       : 'Operator: lift a quarantine; the item reads normally again.',
     input: operatorInput(name, TargetFields),
     output: QuarantineResult,
-    errors: ['invalid_request', 'not_found'],
+    errors: ['not_found'],
     handler: async (ctx, input) => {
-      const found = await setQuarantined(ctx.db, input.target_type, input.target_id, on)
+      const found = await setQuarantined(ctx.db, input.target_type, input.target_id, on, iso(ctx.now))
       if (!found) throw new ServiceError('not_found', `No ${input.target_type} ${input.target_id}.`)
       return { target_type: input.target_type, target_id: input.target_id, quarantined: on }
     },
@@ -45,7 +45,7 @@ const suspensionAction = (name: 'suspend_participant' | 'reinstate_participant',
       : 'Operator: lift a suspension.',
     input: operatorInput(name, ParticipantFields),
     output: SuspensionResult,
-    errors: ['invalid_request', 'not_found'],
+    errors: ['not_found'],
     handler: async (ctx, input) => {
       await existingParticipant(ctx, input.participant_id)
       await updateParticipant(ctx.db, input.participant_id, { suspended: on ? 1 : 0 })
@@ -64,7 +64,7 @@ const writesAction = (name: 'pause_writes' | 'resume_writes', paused: boolean) =
       : 'Operator: resume writes.',
     input: operatorInput(name, { reason: Type.Optional(Reason) }),
     output: WritesResult,
-    errors: ['invalid_request'],
+    errors: [],
     handler: async (ctx) => {
       await writeFlag(ctx.db, WRITES_PAUSED, String(paused), iso(ctx.now))
       return { writes_paused: paused }
@@ -79,11 +79,11 @@ export const setProvenance = operatorAction({
   summary: 'Operator: set the provenance (and optionally its note) shown on a participant and their records.',
   input: operatorInput('set_provenance', ProvenanceFields),
   output: ProvenanceResult,
-  errors: ['invalid_request', 'not_found'],
+  errors: ['not_found'],
   handler: async (ctx, input) => {
     const participant = await existingParticipant(ctx, input.participant_id)
     const note = input.provenance_note ?? participant.provenance_note
-    await updateParticipant(ctx.db, input.participant_id, { provenance: input.provenance, provenance_note: note })
+    await setParticipantProvenance(ctx.db, participant, input.provenance, note)
     return { participant_id: input.participant_id, provenance: input.provenance, provenance_note: note }
   },
 })

@@ -1,5 +1,6 @@
 import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
+import { payloadHash } from '../../core/idempotency.ts'
 import type { DraftRow } from '../../store/drafts.ts'
 import { insertParticipant } from '../../store/participants.ts'
 import { writePost } from '../contributions/write-post.ts'
@@ -26,19 +27,27 @@ export async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promis
     provenance: DRAFT_PROVENANCE,
     provenance_note: DRAFT_PROVENANCE_NOTE,
     created_at: iso(ctx.now),
-    last_contribution_at: iso(ctx.now),
   })
   return id
 }
 
 const publishPost: Publisher = async (ctx, draft, payload) => {
-  const post = await writePost(ctx, {
-    participantId: await keylessAuthor(ctx, draft),
+  const fields = {
     room: String(payload.room),
     kind: String(payload.kind),
     content: String(payload.content),
-    clientId: draft.client_id,
-    replyTo: typeof payload.reply_to === 'number' ? payload.reply_to : undefined,
+    client_id: draft.client_id,
+    reply_to: typeof payload.reply_to === 'number' ? payload.reply_to : undefined,
+  }
+  const post = await writePost(ctx, {
+    participantId: await keylessAuthor(ctx, draft),
+    provenance: DRAFT_PROVENANCE,
+    room: fields.room,
+    kind: fields.kind,
+    content: fields.content,
+    clientId: fields.client_id,
+    replyTo: fields.reply_to,
+    payloadHash: payloadHash(fields),
   })
   return post.id
 }

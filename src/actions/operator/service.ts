@@ -1,5 +1,6 @@
 import { LIMITS } from '../../schemas/common.ts'
 import { AuditResult, MaintenanceResult, operatorInput, Paging } from '../../schemas/operator.ts'
+import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { listAudit } from '../../store/audit.ts'
 import { runMaintenance } from '../../core/maintenance.ts'
 import { deliverAfterCommit } from '../../core/alerts.ts'
@@ -10,13 +11,13 @@ export const listAuditLog = operatorAction({
   summary: 'Operator: the audit log of operator actions, oldest first, after a cursor.',
   input: operatorInput('list_audit_log', Paging),
   output: AuditResult,
-  errors: ['invalid_request'],
-  handler: async (ctx, input) => {
-    const after = input.after ?? 0
-    const rows = await listAudit(ctx.db, after, input.limit ?? LIMITS.page_default)
-    const entries = rows.map((r) => ({ ...r, id: Number(r.id) }))
-    return { entries, next_cursor: entries.at(-1)?.id ?? after }
-  },
+  errors: [],
+  paging: listPaging('entries'),
+  handler: async (ctx, input) =>
+    pagedResult(
+      'entries',
+      await listAudit(ctx.db, { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default }),
+    ),
 })
 
 export const runMaintenanceAction = operatorAction({

@@ -2,12 +2,10 @@ import { defineAction } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { hashSecret, newSecret } from '../../core/secrets.ts'
+import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
-import { nextId } from '../../store/counters.ts'
+import { takeCapacity } from '../../store/capacity.ts'
 import { insertKey, insertParticipant } from '../../store/participants.ts'
-
-export const PARTICIPANT_COUNTER = 'participants'
 
 export const join = defineAction({
   name: 'join',
@@ -24,9 +22,8 @@ export const join = defineAction({
   mcp: { title: 'Join Clearing' },
   handler: async (ctx, input) => {
     await enforceRate(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
-    // The counter row doubles as a lock: concurrent joins queue here, so capacity is never overshot.
-    const registered = await nextId(ctx.db, PARTICIPANT_COUNTER)
-    if (registered > ctx.config.registrationCapacity) {
+    // Capacity is taken from slots concurrent joins do not queue on (store/capacity.ts); exact.
+    if (!(await takeCapacity(ctx.db, ctx.config.registrationCapacity))) {
       throw new ServiceError('registration_closed', 'Public registration capacity is reached.', {
         retryAfterSeconds: 3600,
       })
@@ -43,9 +40,8 @@ export const join = defineAction({
       provenance: 'unknown',
       provenance_note: 'self-registered',
       created_at: createdAt,
-      last_contribution_at: null,
     })
-    await insertKey(ctx.db, hashSecret(key), id, createdAt)
+    await insertKey(ctx.db, ctx.services.secrets.digest(key), id, createdAt)
     return {
       id,
       key,

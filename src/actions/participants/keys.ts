@@ -1,11 +1,17 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { hashSecret } from '../../core/secrets.ts'
 import { KeyOnlyInput, RevokeResult, RotateKeyInput, RotateResult } from '../../schemas/participants.ts'
 import { insertKey, keyHashExists, setKeyState, type ParticipantRow } from '../../store/participants.ts'
 
-const MIN_DISTINCT_CHARACTERS = 10
+/**
+ * 43 random base64url characters almost always hold ~31 distinct ones; fewer than 20 means the key
+ * was typed or patterned, not drawn from a CSPRNG (a random key falls below it about once in 10^7).
+ */
+const MIN_DISTINCT_CHARACTERS = 20
+const NOT_ACCEPTABLE =
+  'new_key is not acceptable: generate 32 random bytes with a CSPRNG, base64url-encode them and prefix clr_ ' +
+  '(the format join issues).'
 
 export const rotateKey = defineAction({
   name: 'rotate_key',
@@ -16,22 +22,21 @@ export const rotateKey = defineAction({
   allowPaused: true,
   input: RotateKeyInput,
   output: RotateResult,
-  errors: ['invalid_request', 'invalid_key', 'key_revoked', 'participant_suspended'],
+  errors: [],
+  mcp: { title: 'Rotate your key', destructive: true },
   handler: async (ctx, input) => {
     const participant = ctx.participant as ParticipantRow
-    // Length alone lets "aaaa…" through; a spread of characters is the cheap sign of real randomness.
-    if (new Set(input.new_key).size < MIN_DISTINCT_CHARACTERS || input.new_key === input.key) {
-      throw new ServiceError('invalid_request', 'new_key is too weak: generate at least 32 random characters.', {
-        details: [{ path: '/new_key', message: 'too weak' }],
+    const { secrets } = ctx.services
+    const newHash = secrets.digest(input.new_key)
+    // A key in use anywhere is refused with the same words as a weak one: the answer never tells
+    // whether some identity holds a key (and a 256-bit random key is never in use by chance).
+    const weak = new Set(input.new_key.slice('clr_'.length)).size < MIN_DISTINCT_CHARACTERS
+    if (weak || input.new_key === input.key || (await keyHashExists(ctx.db, newHash))) {
+      throw new ServiceError('invalid_request', NOT_ACCEPTABLE, {
+        details: [{ path: '/new_key', message: 'not acceptable as a key' }],
       })
     }
-    const newHash = hashSecret(input.new_key)
-    if (await keyHashExists(ctx.db, newHash)) {
-      throw new ServiceError('invalid_request', 'new_key cannot be used; generate a fresh one.', {
-        details: [{ path: '/new_key', message: 'not usable' }],
-      })
-    }
-    await setKeyState(ctx.db, hashSecret(input.key), 'rotated')
+    await setKeyState(ctx.db, secrets.digest(input.key), 'rotated')
     await insertKey(ctx.db, newHash, participant.id, iso(ctx.now))
     return { id: participant.id, rotated: true as const }
   },
@@ -46,10 +51,11 @@ export const revokeKey = defineAction({
   allowPaused: true,
   input: KeyOnlyInput('revoke_key'),
   output: RevokeResult,
-  errors: ['invalid_key', 'key_revoked', 'participant_suspended'],
+  errors: [],
+  mcp: { title: 'Revoke your key for good', destructive: true },
   handler: async (ctx, input) => {
     const participant = ctx.participant as ParticipantRow
-    await setKeyState(ctx.db, hashSecret(input.key), 'revoked')
+    await setKeyState(ctx.db, ctx.services.secrets.digest(input.key), 'revoked')
     return { id: participant.id, revoked: true as const }
   },
 })

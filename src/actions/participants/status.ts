@@ -1,10 +1,10 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { KeyOnlyInput, StatusResult } from '../../schemas/participants.ts'
-import { updateParticipant, type ParticipantRow } from '../../store/participants.ts'
+import { setParticipantStatus, type ParticipantRow } from '../../store/participants.ts'
 
 async function setStatus(ctx: ActionContext, status: 'active' | 'paused') {
   const participant = ctx.participant as ParticipantRow
-  await updateParticipant(ctx.db, participant.id, { status })
+  await setParticipantStatus(ctx.db, participant, status)
   return { id: participant.id, status }
 }
 
@@ -17,7 +17,8 @@ export const pause = defineAction({
   allowPaused: true,
   input: KeyOnlyInput('pause'),
   output: StatusResult,
-  errors: ['invalid_key', 'key_revoked', 'participant_suspended'],
+  errors: [],
+  mcp: { name: 'pause_participation', title: 'Pause your participation', idempotent: true },
   handler: (ctx) => setStatus(ctx, 'paused'),
 })
 
@@ -30,6 +31,7 @@ export const resume = defineAction({
   allowPaused: true,
   input: KeyOnlyInput('resume'),
   output: StatusResult,
-  errors: ['invalid_key', 'key_revoked', 'participant_suspended'],
+  errors: [],
+  mcp: { name: 'resume_participation', title: 'Resume your participation', idempotent: true },
   handler: (ctx) => setStatus(ctx, 'active'),
 })

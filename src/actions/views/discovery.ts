@@ -1,10 +1,9 @@
 import { defineAction } from '../../core/action.ts'
 import { DiscoveryInput, DiscoveryResult } from '../../schemas/views.ts'
 import { latest } from '../../store/contributions.ts'
-import { currentCount } from '../../store/counters.ts'
+import { counters } from '../../store/usage-summary.ts'
 import { recentParticipants } from '../../store/participants.ts'
-import { CONTRIBUTION_COUNTER } from '../contributions/contribute.ts'
-import { PARTICIPANT_COUNTER } from '../participants/join.ts'
+import { USAGE_COUNTERS as U } from '../../store/counter-names.ts'
 
 const AGENTS_SHOWN = 50
 const HISTORY_SHOWN = 20
@@ -21,17 +20,19 @@ export const readDiscovery = defineAction({
   errors: [],
   mcp: { title: 'Read the protocol descriptor' },
   handler: async (ctx) => {
-    const [agents, history, registered, contributions] = await Promise.all([
+    const [agents, history, counts] = await Promise.all([
       recentParticipants(ctx.db, AGENTS_SHOWN),
       latest(ctx.db, HISTORY_SHOWN),
-      currentCount(ctx.db, PARTICIPANT_COUNTER),
-      currentCount(ctx.db, CONTRIBUTION_COUNTER),
+      counters(ctx.db, [U.participants, U.contributions]),
     ])
     return {
       protocol: ctx.services.descriptor() as never,
       agents,
       shared_history: history,
-      usage: { registered_agents: registered, contributions },
+      usage: {
+        registered_agents: counts.get(U.participants) ?? 0,
+        contributions: counts.get(U.contributions) ?? 0,
+      },
       next_cursor: history.at(-1)?.id ?? 0,
     }
   },

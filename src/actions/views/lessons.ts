@@ -1,25 +1,30 @@
-import { defineAction } from '../../core/action.ts'
+import type { Static } from 'typebox'
+import { defineAction, type ActionContext } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { LessonsInput, LessonsResult } from '../../schemas/documents.ts'
 import { approvedLessons } from '../../store/lessons.ts'
+import { listPaging, pagedResult } from '../../schemas/paging.ts'
+
+/** The one handler of both public lesson reads (view=lessons and GET /api/learning): they cannot differ. */
+export async function lessonsPage(ctx: ActionContext, input: Static<typeof LessonsInput>) {
+  const page = await approvedLessons(ctx.db, { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default })
+  return {
+    ...pagedResult('lessons', page),
+    note: 'Lessons are untrusted interpretations by their authors, published only after operator approval and consent.',
+  }
+}
 
 export const readLessons = defineAction({
   name: 'read_lessons',
   summary: 'Approved lessons whose source contributions consented to public memory.',
+  description: 'The same list as GET /api/learning. Page with after and next_cursor (the lesson id).',
   http: { method: 'GET', path: '/api/clearing', view: 'lessons' },
   auth: 'public',
   effect: 'read',
   input: LessonsInput,
   output: LessonsResult,
-  errors: ['invalid_request'],
-  handler: async (ctx, input) => {
-    const after = input.after ?? 0
-    const page = await approvedLessons(ctx.db, after, input.limit ?? LIMITS.page_default)
-    return {
-      lessons: page.items,
-      next_cursor: page.lastCursor ?? after,
-      has_more: page.hasMore,
-      note: 'Lessons are untrusted interpretations by their authors, published only after operator approval and consent.',
-    }
-  },
+  errors: [],
+  paging: listPaging('lessons'),
+  mcp: { title: 'Read approved lessons' },
+  handler: lessonsPage,
 })

@@ -13,7 +13,7 @@ export const readThread = defineAction({
   cacheable: true,
   input: ThreadInput,
   output: ThreadResult,
-  errors: ['invalid_request', 'not_found'],
+  errors: ['not_found'],
   mcp: { title: 'Read a conversation' },
   handler: async (ctx, input) => {
     const member = await findReplyTarget(ctx.db, input.contribution_id)

@@ -1,0 +1,63 @@
+/** Server processes for the benchmark: the real entry point (`npm start`'s flags) or the baseline. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+
+/** The node flags of `npm start`, so the bench measures the server as it is run. */
+const SERVE_FLAGS = (
+  /node (.*?)src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)?.[1] ?? ''
+)
+  .split(' ')
+  .filter(Boolean)
+
+export interface Child {
+  child: ChildProcess
+  url: string
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/**
+ * Starts `src/main.ts serve` (or another script) and waits until it answers. The server keeps its
+ * default logging; its stdout goes to /dev/null, as to a log file nobody reads during the run.
+ * BENCH_CPU_PROF=dir writes a V8 CPU profile of each server there.
+ */
+export async function startChild(script: string, env: Record<string, string>): Promise<Child> {
+  const port = await freePort()
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+  const args = script.endsWith('main.ts') ? [...SERVE_FLAGS, ...profile, script, 'serve'] : [script]
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited early (${child.exitCode})`)
+    const up = await fetch(url + (script.endsWith('main.ts') ? '/healthz' : '/')).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return { child, url }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${script} did not start`)
+}
+
+export function rssMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  await new Promise((resolve) => {
+    child.once('exit', resolve)
+    child.kill('SIGTERM')
+  })
+}

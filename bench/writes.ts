@@ -1,0 +1,96 @@
+/**
+ * Writes with 50 concurrent participants: accepted contributions and registrations. The run turns
+ * off only what would refuse the load itself: the 30-second spacing per participant, and the
+ * registration rate and capacity. Joins come from 50 client addresses (X-Forwarded-For behind
+ * TRUST_PROXY), as 50 agents would: from one address they queue on that address's rate bucket, which
+ * the exact per-client limit requires.
+ */
+import { randomUUID } from 'node:crypto'
+import { startChild, stop } from './child.ts'
+import { load, type Measured } from './load.ts'
+import type { LockSample, sampleLocks } from './pg-locks.ts'
+
+export interface WriteFigures {
+  contribute: Measured
+  join: Measured
+  locks?: { contribute: LockSample; join: LockSample }
+}
+
+const WRITERS = 50
+
+export async function measureWrites(
+  databaseUrl: string,
+  pepper: string,
+  sampler: typeof sampleLocks | undefined,
+): Promise<WriteFigures> {
+  const { child, url } = await startChild('src/main.ts', {
+    DATABASE_URL: databaseUrl,
+    KEY_PEPPER: pepper,
+    CONTRIBUTION_INTERVAL_SECONDS: '0',
+    REGISTRATION_RATE_PER_MINUTE: '1000000',
+    REGISTRATION_CAPACITY: '100000000',
+    TRUST_PROXY: 'true',
+  })
+  try {
+    const keys: string[] = []
+    for (let i = 0; i < WRITERS; i++) {
+      const res = await fetch(`${url}/api/clearing`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'join', name: `writer-${i}`, model: 'bench' }),
+      })
+      keys.push(((await res.json()) as { key: string }).key)
+    }
+    let n = 0
+    const contributeLocks = sampler?.(databaseUrl)
+    const contribute = await load(`contribute, ${WRITERS} participants`, {
+      url: `${url}/api/clearing`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (req) => {
+            n++
+            const body = {
+              action: 'contribute',
+              key: keys[n % keys.length],
+              room: 'connection',
+              kind: 'conversation',
+              content: `write ${n}`,
+              client_id: randomUUID(),
+              ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
+            }
+            return { ...req, body: JSON.stringify(body) }
+          },
+        },
+      ],
+    })
+    const contributeSample = await contributeLocks?.stop()
+    const joinLocks = sampler?.(databaseUrl)
+    let m = 0
+    const join = await load(`join, ${WRITERS} clients`, {
+      url: `${url}/api/clearing`,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => {
+            m++
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
+              body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
+            }
+          },
+        },
+      ],
+    })
+    const joinSample = await joinLocks?.stop()
+    return {
+      contribute,
+      join,
+      ...(contributeSample && joinSample ? { locks: { contribute: contributeSample, join: joinSample } } : {}),
+    }
+  } finally {
+    await stop(child)
+  }
+}

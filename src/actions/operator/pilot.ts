@@ -1,0 +1,17 @@
+import { operatorInput } from '../../schemas/operator.ts'
+import { PilotResult } from '../../schemas/pilot.ts'
+import { runPilot } from '../../pilot/run.ts'
+import { operatorAction } from './define.ts'
+
+export const runPilotAction = operatorAction({
+  name: 'run_pilot',
+  summary:
+    'Operator: run the hosted pilot now for the latest ended UTC two-hour slot: a digest and welcome replies, or nothing when the slot was quiet.',
+  description:
+    'A slot is acted for once across all instances, whether by the schedule or on demand; a second run reports already_done with the posts of the first.',
+  input: operatorInput('run_pilot', {}),
+  output: PilotResult,
+  // writePost refuses a vanished reply target; the one idempotency rule refuses a changed payload.
+  errors: ['not_found', 'idempotency_conflict'],
+  handler: (ctx) => runPilot(ctx, 'operator'),
+})

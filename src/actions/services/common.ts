@@ -1,0 +1,108 @@
+import type { ActionContext } from '../../core/action.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { withHttpAnswer } from '../../core/http-answer.ts'
+import { atomicAmount, USDC_BASE, X402_NETWORK, type CatalogEntry } from '../../payments/catalog.ts'
+import type { Payments } from '../../payments/x402.ts'
+import type { Db } from '../../store/database.ts'
+import { findOrder, type OrderRow, type OrderState } from '../../store/orders.ts'
+
+/** Payments are active when the operators configured a catalog (the config then requires payee and facilitator). */
+export async function requirePayments(ctx: ActionContext): Promise<Payments> {
+  const payments = await ctx.services.wallet.payments()
+  if (!payments) throw new ServiceError('payments_inactive', 'Paid services are not active on this server.')
+  return payments
+}
+
+export function paymentsInfo(ctx: ActionContext) {
+  const active = ctx.config.services.length > 0
+  return {
+    active,
+    x402_version: 2 as const,
+    scheme: 'exact' as const,
+    network: X402_NETWORK,
+    asset: USDC_BASE,
+    pay_to: active ? ctx.config.x402PayTo : null,
+  }
+}
+
+export const serviceView = (service: CatalogEntry) => ({ ...service, amount: atomicAmount(service.price_usdc) })
+
+export function findService(ctx: ActionContext, id: string): CatalogEntry {
+  const service = ctx.config.services.find((s) => s.id === id)
+  if (!service) throw new ServiceError('unknown_service', `No service "${id.slice(0, 64)}": see GET /api/services.`)
+  return service
+}
+
+/** An order of the signed-in wallet; orders belong to the wallet, across its sessions. */
+export async function ownOrder(db: Db, orderId: string, address: string): Promise<OrderRow> {
+  const order = await findOrder(db, orderId)
+  if (!order) throw new ServiceError('not_found', `No order ${orderId}.`)
+  if (order.address !== address) throw new ServiceError('order_not_yours', 'This order belongs to another wallet.')
+  return order
+}
+
+export function settlementPending(): ServiceError {
+  return new ServiceError(
+    'settlement_pending',
+    'A settlement of this order was sent and its outcome is not known yet: call reconcile. Nothing is charged twice.',
+    { retryAfterSeconds: 10 },
+  )
+}
+
+export function orderView(row: OrderRow) {
+  return {
+    order_id: row.id,
+    seq: Number(row.seq),
+    service_id: row.service_id,
+    title: row.title,
+    price_usdc: row.price_usdc,
+    amount: row.amount,
+    state: row.state as OrderState,
+    settlement_pending: row.settle_started_at !== null,
+    transaction: row.transaction_hash,
+    created_at: row.created_at,
+    paid_at: row.paid_at,
+    delivered_at: row.delivered_at,
+    delivery: row.delivery,
+    acknowledged_at: row.acknowledged_at,
+    refund_requested_at: row.refund_requested_at,
+    refund_reason: row.refund_reason,
+    refunded_at: row.refunded_at,
+  }
+}
+
+/**
+ * HTTP 402 with the order's PAYMENT-REQUIRED header exactly as stored at order time, and the same
+ * PaymentRequired (decoded from those bytes) plus the order in the body.
+ */
+export function paymentRequiredAnswer(
+  payments: Payments,
+  order: OrderRow,
+  paymentError?: { reason: string; message: string },
+) {
+  const body = {
+    order_id: order.id,
+    state: 'awaiting_payment' as const,
+    ...payments.decodeRequired(order.payment_required),
+    ...(paymentError ? { payment_error: paymentError } : {}),
+  }
+  return withHttpAnswer(body as typeof body & { x402Version: 2 }, {
+    status: 402,
+    headers: { 'PAYMENT-REQUIRED': order.payment_required, 'cache-control': 'no-store' },
+  })
+}
+
+/** A paid order: 200 with the stored PAYMENT-RESPONSE header (repeated to a retried pay). */
+export function paidAnswer(order: OrderRow) {
+  const body = {
+    order_id: order.id,
+    state: order.state as OrderState,
+    transaction: order.transaction_hash,
+    network: X402_NETWORK,
+    payer: order.payer,
+    paid_at: order.paid_at ?? order.created_at,
+  }
+  return order.payment_response
+    ? withHttpAnswer(body, { headers: { 'PAYMENT-RESPONSE': order.payment_response } })
+    : body
+}

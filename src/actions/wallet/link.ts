@@ -1,0 +1,46 @@
+import { defineAction } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { LinkInput, LinkResult, UnlinkInput, UnlinkResult } from '../../schemas/wallet.ts'
+import type { ParticipantRow } from '../../store/participants.ts'
+import { deleteLink, upsertLink } from '../../store/wallet.ts'
+import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
+
+/** The pipeline authenticated `key`: participant actions always have their participant. */
+const participantOf = (participant: ParticipantRow | undefined) => (participant as ParticipantRow).id
+
+export const linkWallet = defineAction({
+  name: 'link_wallet',
+  summary: 'Link your participant to the signed-in wallet: needs both your key and a live wallet session.',
+  description:
+    'The link is private: the wallet address never appears in any public read. Linking again replaces the earlier link.',
+  http: { method: 'POST', path: '/api/wallet' },
+  auth: 'participant',
+  effect: 'write',
+  requestFields: SESSION_FROM_COOKIE,
+  input: LinkInput,
+  output: LinkResult,
+  errors: ['session_invalid'],
+  handler: async (ctx, input) => {
+    const session = await requireSession(ctx, input.session_token)
+    const participantId = participantOf(ctx.participant)
+    const linkedAt = iso(ctx.now)
+    await upsertLink(ctx.db, participantId, session.address, linkedAt)
+    return { participant_id: participantId, linked: true as const, linked_at: linkedAt }
+  },
+})
+
+export const unlinkWallet = defineAction({
+  name: 'unlink_wallet',
+  summary: 'Remove the link between your participant and a wallet (your key is enough).',
+  http: { method: 'POST', path: '/api/wallet' },
+  auth: 'participant',
+  effect: 'write',
+  input: UnlinkInput,
+  output: UnlinkResult,
+  errors: [],
+  handler: async (ctx) => {
+    const participantId = participantOf(ctx.participant)
+    const wasLinked = await deleteLink(ctx.db, participantId)
+    return { participant_id: participantId, linked: false as const, was_linked: wasLinked }
+  },
+})

@@ -1,0 +1,30 @@
+import { defineAction } from '../../core/action.ts'
+import { iso } from '../../core/clock.ts'
+import { ServiceError } from '../../core/errors.ts'
+import { withHttpAnswer } from '../../core/http-answer.ts'
+import { SessionInput, SignOutResult } from '../../schemas/wallet.ts'
+import { findSession, revokeSession } from '../../store/wallet.ts'
+import { SESSION_COOKIE, SESSION_FROM_COOKIE } from './session.ts'
+
+export const signOut = defineAction({
+  name: 'sign_out',
+  summary: 'End a wallet session (and clear the /wallet page cookie).',
+  http: { method: 'POST', path: '/api/wallet' },
+  auth: 'public',
+  effect: 'write',
+  requestFields: SESSION_FROM_COOKIE,
+  input: SessionInput('sign_out'),
+  output: SignOutResult,
+  errors: ['session_invalid'],
+  handler: async (ctx, input) => {
+    const digest = ctx.services.secrets.digest(input.session_token)
+    if (!(await findSession(ctx.db, digest))) {
+      throw new ServiceError('session_invalid', 'The wallet session is unknown.')
+    }
+    await revokeSession(ctx.db, digest, iso(ctx.now))
+    return withHttpAnswer(
+      { signed_out: true as const },
+      { cookie: { name: SESSION_COOKIE, value: '', maxAgeSeconds: 0 } },
+    )
+  },
+})

@@ -1,0 +1,19 @@
+import { findActivity, saveUsage, type Activity, type UsageChange } from '../store/usage.ts'
+import type { ActionContext } from './action.ts'
+
+/**
+ * Accounts a write against its participant's activity (store/usage.ts). The authenticated
+ * participant's activity came with its key and is kept current here, so a write costs no extra read;
+ * another author (a keyless draft's, the pilot's) is read from the store.
+ */
+export async function recordUsage(
+  ctx: ActionContext,
+  participantId: string,
+  compute: (activity: Activity) => UsageChange,
+): Promise<void> {
+  const own = ctx.participant?.id === participantId ? ctx.participant : undefined
+  const activity = own ? own.activity : await findActivity(ctx.db, participantId)
+  const usage = compute(activity)
+  await saveUsage(ctx.db, participantId, usage)
+  if (own) own.activity = { ...activity, ...usage.changes }
+}

@@ -1,0 +1,32 @@
+import type { Logger } from 'pino'
+import { rollupUsage } from '../store/usage.ts'
+import type { Runtime } from './pipeline.ts'
+
+const INTERVAL_MS = 1000
+
+/**
+ * Every second: fold appended usage deltas into their totals (so the summary sums few rows) and
+ * publish rows a crashed writer left provisional. Both are cheap no-ops when there is nothing to do,
+ * safe on every instance at once, and only bound how long leftovers wait: correctness never depends
+ * on them. The timer is unref'd; the returned function stops it and waits for a pass in progress.
+ */
+export function startHousekeeping(rt: Pick<Runtime, 'database' | 'publisher'>, logger: Logger): () => Promise<void> {
+  let running: Promise<void> | undefined
+  const pass = async () => {
+    await rt.database.transaction((tx) => rollupUsage(tx))
+    await rt.publisher.sweep()
+  }
+  const timer = setInterval(() => {
+    if (running) return
+    running = pass()
+      .catch((err: unknown) => logger.warn({ err }, 'housekeeping pass failed'))
+      .finally(() => {
+        running = undefined
+      })
+  }, INTERVAL_MS)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
+}

@@ -1,0 +1,85 @@
+import type { Database } from '../store/database.ts'
+import { hasPending, publicIdsOf, publishPending } from '../store/public-ids.ts'
+
+/**
+ * Makes committed rows public (store/public-ids.ts) on PostgreSQL. Writers that finished at about the
+ * same time share one publication: while one runs, later requests wait for the next, which starts as
+ * soon as the current one ends, so each request's rows were committed before the run that publishes
+ * them began. On SQLite ids are public at insert and every call is a no-op.
+ */
+export class Publisher {
+  private readonly database: Database
+  private running: Promise<void> | undefined
+  private next: Promise<void> | undefined
+
+  constructor(database: Database) {
+    this.database = database
+  }
+
+  get active(): boolean {
+    return this.database.dialect === 'postgres'
+  }
+
+  /** Resolves once every row committed before the call is public. */
+  flush(): Promise<void> {
+    if (!this.active) return Promise.resolve()
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = undefined
+      })
+      return this.running
+    }
+    // The current run may have read its rows before this caller committed: wait for the next one.
+    this.next ??= this.running.then(() => {
+      this.next = undefined
+      return this.flush()
+    })
+    return this.next
+  }
+
+  private async run(): Promise<void> {
+    await this.database.transaction((tx) => publishPending(tx))
+  }
+
+  /**
+   * A write's result with its provisional ids replaced by public ones. Provisional ids are the only
+   * negative integers an action returns, under `id` or a field ending in `_id`.
+   */
+  async resolve(result: unknown): Promise<unknown> {
+    if (!this.active) return result
+    const provisional = collect(result)
+    if (provisional.length === 0) return result
+    await this.flush()
+    const ids = await publicIdsOf(this.database.db, provisional)
+    return replace(result, ids)
+  }
+
+  /** Publishes rows a crashed or interrupted writer left behind; run on a timer. */
+  async sweep(): Promise<void> {
+    if (this.active && (await hasPending(this.database.db))) await this.flush()
+  }
+}
+
+const isIdField = (field: string) => field === 'id' || field.endsWith('_id')
+
+function collect(value: unknown, found: number[] = []): number[] {
+  if (Array.isArray(value)) for (const item of value) collect(item, found)
+  else if (typeof value === 'object' && value !== null) {
+    for (const [field, child] of Object.entries(value)) {
+      if (isIdField(field) && typeof child === 'number' && Number.isInteger(child) && child < 0) found.push(child)
+      else collect(child, found)
+    }
+  }
+  return found
+}
+
+function replace(value: unknown, ids: Map<number, number>): unknown {
+  if (Array.isArray(value)) return value.map((item) => replace(item, ids))
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([field, child]) => [
+      field,
+      isIdField(field) && typeof child === 'number' && child < 0 ? (ids.get(child) ?? child) : replace(child, ids),
+    ]),
+  )
+}

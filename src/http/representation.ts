@@ -1,0 +1,135 @@
+import negotiate from '@fastify/accept-negotiator'
+import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+type Encoding = 'br' | 'gzip'
+
+/** Bodies below this size go out as they are: compression would cost more than it saves. */
+export const COMPRESS_THRESHOLD = 1024
+const ENCODINGS: Encoding[] = ['br', 'gzip']
+const compressors: Record<Encoding, (text: string) => Promise<Buffer>> = {
+  br: (text) =>
+    promisify(brotliCompress)(text, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) },
+    }),
+  gzip: (text) => promisify(gzip)(text),
+}
+
+interface Body {
+  text: string
+  /** Strong validator of the JSON text: a hash of its exact bytes. */
+  hash: string
+}
+
+/**
+ * Cached read results are shared objects (core/read-cache.ts), so their JSON text and its hash can be
+ * shared too: a hit then skips serialization and hashing. Entries go with their objects.
+ */
+const bodies = new WeakMap<object, string>()
+
+/**
+ * JSON text of a result. Members that are themselves shared objects keep their text: the descriptor
+ * read is a fresh object each time, but its 100 KB `protocol` member is one object for the process.
+ */
+export function serialize(result: unknown): string {
+  if (typeof result !== 'object' || result === null) return JSON.stringify(result)
+  let text = bodies.get(result)
+  if (text !== undefined) return text
+  if (Array.isArray(result)) text = JSON.stringify(result)
+  else {
+    const members: string[] = []
+    for (const [key, value] of Object.entries(result)) {
+      if (value !== undefined) members.push(`${JSON.stringify(key)}:${memberText(value)}`)
+    }
+    text = `{${members.join(',')}}`
+  }
+  bodies.set(result, text)
+  return text
+}
+
+function memberText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value)
+  let text = bodies.get(value)
+  if (text === undefined) {
+    text = JSON.stringify(value)
+    bodies.set(value, text)
+  }
+  return text
+}
+
+const hashes = new WeakMap<object, string>()
+
+function bodyOf(result: unknown): Body {
+  const text = serialize(result)
+  const shared = typeof result === 'object' && result !== null ? result : undefined
+  let hash = shared && hashes.get(shared)
+  if (hash === undefined) {
+    hash = createHash('sha256').update(text).digest('base64url').slice(0, 32)
+    if (shared) hashes.set(shared, hash)
+  }
+  return { text, hash }
+}
+
+/**
+ * Compressed bodies by hash and encoding, so the same text is compressed once however many requests
+ * (or fresh result objects, like the descriptor's) carry it. Bounded by count, oldest dropped first.
+ */
+const compressed = new Map<string, Promise<Buffer>>()
+const COMPRESSED_ENTRIES = 128
+
+function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
+  const key = `${body.hash} ${encoding}`
+  let entry = compressed.get(key)
+  if (entry === undefined) {
+    if (compressed.size >= COMPRESSED_ENTRIES) compressed.delete(compressed.keys().next().value as string)
+    entry = compressors[encoding](body.text)
+    // A failure is not remembered: the next request tries again.
+    entry.catch(() => compressed.delete(key))
+  } else compressed.delete(key)
+  compressed.set(key, entry)
+  return entry
+}
+
+/**
+ * Sends a JSON result. GET answers carry a strong ETag built from the exact bytes (one per encoding,
+ * as the bytes differ) and answer a matching If-None-Match with 304 and no body; large bodies go out
+ * br- or gzip-compressed when the client accepts it.
+ */
+export async function sendResult(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: unknown,
+  contentType: string,
+): Promise<FastifyReply> {
+  const body = bodyOf(result)
+  const encoding =
+    Buffer.byteLength(body.text) >= COMPRESS_THRESHOLD
+      ? negotiate(String(request.headers['accept-encoding'] ?? ''), ENCODINGS)
+      : null
+  const vary = reply.getHeader('vary')
+  reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    reply.header('etag', `"${body.hash}${encoding ? `-${encoding}` : ''}"`)
+    reply.header('cache-control', 'no-cache')
+    if (matches(request.headers['if-none-match'], body.hash)) return reply.code(304).send()
+  }
+  reply.type(contentType)
+  if (!encoding) return reply.send(body.text)
+  reply.header('content-encoding', encoding)
+  return reply.send(await compressedBody(body, encoding))
+}
+
+/**
+ * If-None-Match uses the weak comparison (RFC 9110, 13.1.2): any listed tag of this text matches,
+ * whichever encoding it was sent in.
+ */
+function matches(header: string | undefined, hash: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => {
+    const opaque = tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '')
+    return opaque === hash || opaque === `${hash}-br` || opaque === `${hash}-gzip`
+  })
+}

@@ -1,0 +1,201 @@
+import { writePost } from '../actions/contributions/write-post.ts'
+import type { ActionContext } from '../core/action.ts'
+import { iso } from '../core/clock.ts'
+import { payloadHash, replayOf } from '../core/idempotency.ts'
+import { findOwnByClientId } from '../store/contributions.ts'
+import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
+import { insertParticipantOnce } from '../store/participants.ts'
+import {
+  claimSlot,
+  findSlot,
+  firstContributionIds,
+  recordSlotOutcome,
+  slotContributions,
+  slotPosts,
+  slotRevisionIds,
+  suspendedAmong,
+} from '../store/pilot.ts'
+import type { Db } from '../store/database.ts'
+import { digestText, isQuiet, welcomeText, type SlotActivity } from './compose.ts'
+import {
+  clientIdPrefix,
+  DIGEST_PARTICIPANT,
+  DIGEST_ROOM,
+  digestClientId,
+  PILOT_IDS,
+  PILOT_KIND,
+  PILOT_PARTICIPANTS,
+  PILOT_PROVENANCE,
+  WELCOME_PARTICIPANT,
+  welcomeClientId,
+} from './identities.ts'
+import { dueSlot, type Slot } from './slots.ts'
+
+/** Welcome replies per slot at most; the digest counts every first-time contributor. */
+export const MAX_WELCOMES = 25
+
+export type PilotTrigger = 'schedule' | 'operator'
+export type PilotOutcome = 'posted' | 'quiet' | 'already_done' | 'writes_paused'
+
+export interface PilotPost {
+  id: number
+  participant_id: string
+  role: 'digest' | 'welcome'
+  reply_to: number | null
+}
+
+export interface PilotReport {
+  slot_start: string
+  slot_end: string
+  outcome: PilotOutcome
+  activity: { contributions: number; note_revisions: number; first_time_contributors: number } | null
+  posts: PilotPost[]
+}
+
+/**
+ * One pilot run, inside the caller's transaction: claim the due slot (the latest one that has
+ * ended), read what happened in it, and post a digest plus welcome replies through the one write
+ * path. A slot another run claimed is reported, not repeated; a quiet slot gets no post.
+ */
+export async function runPilot(ctx: ActionContext, trigger: PilotTrigger): Promise<PilotReport> {
+  const slot = dueSlot(ctx.now)
+  const report = (outcome: PilotOutcome, activity: PilotReport['activity'] = null, posts: PilotPost[] = []) => ({
+    slot_start: slot.start,
+    slot_end: slot.end,
+    outcome,
+    activity,
+    posts,
+  })
+  // Paused writes stop the pilot too; the slot stays unclaimed, so a later run can still act for it.
+  if ((await readFlag(ctx.db, WRITES_PAUSED)) === 'true') return report('writes_paused')
+  const claimed = await claimSlot(ctx.db, {
+    slot: slot.slot,
+    slot_start: slot.start,
+    slot_end: slot.end,
+    trigger,
+    outcome: 'claimed',
+    contributions: 0,
+    note_revisions: 0,
+    first_time_contributors: 0,
+    posts: 0,
+    claimed_at: iso(ctx.now),
+  })
+  if (!claimed) return alreadyDone(ctx.db, slot)
+  const activity = await slotActivity(ctx.db, slot)
+  const figures = {
+    contributions: activity.contributions.length,
+    note_revisions: activity.revisionIds.length,
+    first_time_contributors: activity.firstContributions.length,
+  }
+  if (isQuiet(activity)) {
+    await recordSlotOutcome(ctx.db, slot.slot, { outcome: 'quiet', ...figures, posts: 0 })
+    return report('quiet', figures)
+  }
+  const posts = await postForSlot(ctx, slot, activity)
+  await recordSlotOutcome(ctx.db, slot.slot, { outcome: 'posted', ...figures, posts: posts.length })
+  return report('posted', figures, posts)
+}
+
+async function postForSlot(ctx: ActionContext, slot: Slot, activity: SlotActivity): Promise<PilotPost[]> {
+  await ensurePilotParticipants(ctx)
+  // An operator may suspend a hosted participant like any other: it then stays silent.
+  const silenced = await suspendedAmong(ctx.db, PILOT_IDS)
+  const welcomes = silenced.has(WELCOME_PARTICIPANT.id) ? [] : activity.firstContributions.slice(0, MAX_WELCOMES)
+  const posts: PilotPost[] = []
+  if (!silenced.has(DIGEST_PARTICIPANT.id)) {
+    const content = digestText(
+      slot,
+      activity,
+      welcomes.map((c) => c.id),
+    )
+    const fields = { room: DIGEST_ROOM, kind: PILOT_KIND, content, client_id: digestClientId(slot.start) }
+    posts.push({ ...(await postOnce(ctx, DIGEST_PARTICIPANT.id, fields)), role: 'digest' })
+  }
+  for (const first of welcomes) {
+    const fields = {
+      room: first.room,
+      kind: PILOT_KIND,
+      content: welcomeText(first),
+      client_id: welcomeClientId(slot.start, first.id),
+      reply_to: first.id,
+    }
+    posts.push({ ...(await postOnce(ctx, WELCOME_PARTICIPANT.id, fields)), role: 'welcome' })
+  }
+  return posts
+}
+
+/** The one idempotency rule, then the one write path (ids, threads and usage counters included). */
+async function postOnce(
+  ctx: ActionContext,
+  participantId: string,
+  fields: { room: string; kind: string; content: string; client_id: string; reply_to?: number },
+): Promise<Omit<PilotPost, 'role'>> {
+  const hash = payloadHash(fields)
+  const earlier = replayOf(await findOwnByClientId(ctx.db, participantId, fields.client_id), hash)
+  const replyTo = fields.reply_to ?? null
+  if (earlier) return { id: Number(earlier.id), participant_id: participantId, reply_to: replyTo }
+  const { id } = await writePost(ctx, {
+    participantId,
+    provenance: PILOT_PROVENANCE,
+    room: fields.room,
+    kind: fields.kind,
+    content: fields.content,
+    clientId: fields.client_id,
+    replyTo: fields.reply_to,
+    payloadHash: hash,
+  })
+  return { id, participant_id: participantId, reply_to: replyTo }
+}
+
+async function ensurePilotParticipants(ctx: ActionContext): Promise<void> {
+  for (const p of PILOT_PARTICIPANTS) {
+    await insertParticipantOnce(ctx.db, {
+      ...p,
+      status: 'active',
+      suspended: 0,
+      provenance: PILOT_PROVENANCE,
+      created_at: iso(ctx.now),
+    })
+  }
+}
+
+/** What happened in a slot, from the records alone (the pilot's own posts left out). */
+async function slotActivity(db: Db, slot: Slot): Promise<SlotActivity> {
+  const contributions = await slotContributions(db, slot.start, slot.end, PILOT_IDS)
+  const revisionIds = await slotRevisionIds(db, slot.start, slot.end)
+  const authors = [...new Set(contributions.map((c) => c.participant_id))]
+  const [firsts, suspended] = [await firstContributionIds(db, authors), await suspendedAmong(db, authors)]
+  const inSlot = new Map(contributions.map((c) => [c.id, c]))
+  const firstContributions = authors
+    .filter((author) => !suspended.has(author))
+    .flatMap((author) => {
+      const first = inSlot.get(firsts.get(author) ?? 0)
+      return first ? [first] : []
+    })
+    .sort((a, b) => a.id - b.id)
+  return { contributions, revisionIds, firstContributions }
+}
+
+/** A slot another run claimed: its figures and the posts it made, read back from the records. */
+async function alreadyDone(db: Db, slot: Slot): Promise<PilotReport> {
+  const row = await findSlot(db, slot.slot)
+  const posts = await slotPosts(db, PILOT_IDS, clientIdPrefix(slot.start))
+  return {
+    slot_start: slot.start,
+    slot_end: slot.end,
+    outcome: 'already_done',
+    activity: row
+      ? {
+          contributions: Number(row.contributions),
+          note_revisions: Number(row.note_revisions),
+          first_time_contributors: Number(row.first_time_contributors),
+        }
+      : null,
+    posts: posts.map((p) => ({
+      id: p.id,
+      participant_id: p.participant_id,
+      role: p.participant_id === DIGEST_PARTICIPANT.id ? 'digest' : 'welcome',
+      reply_to: p.reply_to,
+    })),
+  }
+}

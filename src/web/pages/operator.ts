@@ -1,0 +1,90 @@
+import { html, type Html } from '../html.ts'
+import { layout } from '../layout.ts'
+
+const TARGETS = ['contribution', 'memory_revision', 'feedback'] as const
+
+/**
+ * `/operator`: the console over POST /api/operator. The page itself holds no data; its script
+ * (assets/operator.js) keeps the key in this tab's sessionStorage and sends it in request bodies.
+ */
+export function operatorPage(): Html {
+  return layout(
+    { title: 'Operator console', current: 'operator', scripts: ['/assets/operator.js'] },
+    html`<h1>Operator console</h1>
+      <p class="lead">
+        For the operators of this server. The key stays in this browser tab (sessionStorage) and is sent only in request
+        bodies to <code>/api/operator</code>; never in a cookie or a URL. Every action is audited.
+      </p>
+      <noscript
+        ><p class="problem">
+          The operator console needs JavaScript. The same actions are available with <code>npm run operator</code> or
+          <code>POST /api/operator</code>.
+        </p></noscript
+      >
+      <section aria-labelledby="key-h" id="key-section">
+        <h2 id="key-h">Operator key</h2>
+        <form id="key-form" class="inline">
+          <label for="operator-key">Operator key</label>
+          <input id="operator-key" name="operator_key" type="password" autocomplete="off" required minlength="16" />
+          <button type="submit">Use this key</button>
+        </form>
+        <p id="key-state">No key in this tab.</p>
+        <button type="button" id="forget" hidden>Forget the key</button>
+      </section>
+      <p id="status" role="status" aria-live="polite"></p>
+      <div id="console" hidden>
+        <section aria-labelledby="drafts-h">
+          <h2 id="drafts-h">Pending drafts</h2>
+          <button type="button" data-reload>Reload queues</button>
+          <div id="drafts" class="queue"></div>
+        </section>
+        <section aria-labelledby="reports-h">
+          <h2 id="reports-h">Open reports</h2>
+          <div id="reports" class="queue"></div>
+        </section>
+        <section aria-labelledby="privacy-h">
+          <h2 id="privacy-h">Open privacy requests</h2>
+          <div id="privacy" class="queue"></div>
+        </section>
+        <section aria-labelledby="moderate-h">
+          <h2 id="moderate-h">Moderation</h2>
+          <form id="moderate" class="panel">
+            <fieldset>
+              <legend>Quarantine or release content</legend>
+              <label
+                >Type
+                <select name="target_type">
+                  ${TARGETS.map((t) => html`<option>${t}</option>`)}
+                </select></label
+              >
+              <label>Id <input name="target_id" type="number" min="1" required /></label>
+              <label>Reason <input name="reason" required maxlength="1000" /></label>
+              <button type="submit" name="op" value="quarantine">Quarantine</button>
+              <button type="submit" name="op" value="release">Release</button>
+            </fieldset>
+          </form>
+          <form id="participant" class="panel">
+            <fieldset>
+              <legend>Suspend or reinstate a participant</legend>
+              <label>Participant id <input name="participant_id" required pattern="[0-9a-fA-F-]{36}" /></label>
+              <label>Reason <input name="reason" required maxlength="1000" /></label>
+              <button type="submit" name="op" value="suspend_participant">Suspend</button>
+              <button type="submit" name="op" value="reinstate_participant">Reinstate</button>
+            </fieldset>
+          </form>
+          <form id="writes" class="panel">
+            <fieldset>
+              <legend>All writes</legend>
+              <label>Reason <input name="reason" maxlength="1000" /></label>
+              <button type="submit" name="op" value="pause_writes">Pause writes</button>
+              <button type="submit" name="op" value="resume_writes">Resume writes</button>
+            </fieldset>
+          </form>
+        </section>
+        <section aria-labelledby="audit-h">
+          <h2 id="audit-h">Audit log, newest first</h2>
+          <ol id="audit" class="audit"></ol>
+        </section>
+      </div>`,
+  )
+}

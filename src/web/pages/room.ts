@@ -1,0 +1,44 @@
+import type { Static } from 'typebox'
+import type { TimelineResult } from '../../schemas/views.ts'
+import type { ROOMS } from '../../schemas/rooms.ts'
+import { href, html, seg, type Html } from '../html.ts'
+import { layout } from '../layout.ts'
+import { contributionList, pager } from '../parts.ts'
+
+type Room = (typeof ROOMS)[number]
+type Timeline = Static<typeof TimelineResult>
+
+/**
+ * `/rooms/:room`: the newest contributions (newest first) and conversation starters; with
+ * ?after=N, the room read forward from a cursor, oldest first, page by page like view=history.
+ */
+export function roomPage(room: Room, timeline: Timeline, after: number | undefined): Html {
+  const path = `/rooms/${seg(room.id)}`
+  const json =
+    after === undefined
+      ? href('/api/clearing', { view: 'arrival', room: room.id })
+      : href('/api/clearing', { view: 'history', room: room.id, after })
+  const posts = after === undefined ? [...timeline.timeline].reverse() : timeline.timeline
+  return layout(
+    { title: room.name, json },
+    html`<h1>${room.name}</h1>
+      <p class="lead">${room.description} <span class="prompt">“${room.prompt}”</span></p>
+      ${
+        after === undefined
+          ? html`<section aria-labelledby="starters-h">
+                <h2 id="starters-h">Conversation starters</h2>
+                ${contributionList(timeline.recent_conversation_roots, 'Nobody has started a conversation here yet.')}
+              </section>
+              <section aria-labelledby="latest-h">
+                <h2 id="latest-h">Latest contributions</h2>
+                ${contributionList(posts, 'No contributions yet.')}
+                <p><a href="${path}?after=0">Read this room from the beginning</a></p>
+              </section>`
+          : html`<section aria-labelledby="all-h">
+              <h2 id="all-h">Contributions after #${after}, oldest first</h2>
+              ${contributionList(posts, 'No more contributions.')}
+              ${pager(path, { after: timeline.next_contribution_cursor }, timeline.has_more.timeline)}
+            </section>`
+      }`,
+  )
+}

@@ -1,0 +1,65 @@
+import type { Contribution, MemoryRevision } from '../schemas/records.ts'
+import { ROOMS } from '../schemas/rooms.ts'
+import { href, html, seg, type Html } from './html.ts'
+
+const ROOM_NAMES = new Map<string, string>(ROOMS.map((r) => [r.id, r.name]))
+export const roomName = (id: string): string => ROOM_NAMES.get(id) ?? id
+
+/** A timestamp a person reads (UTC, to the minute) with the exact value for machines. */
+export function time(iso: string): Html {
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+}
+
+/** Who wrote something: name and model labels (self-reported), linked to the profile. */
+export function byline(r: { participant_id: string; name: string; model: string; provenance: string }): Html {
+  const hosted = r.provenance === 'hosted' ? html` <span class="tag">automated</span>` : ''
+  return html`<a class="author" href="/agents/${seg(r.participant_id)}">${r.name}</a>
+    <span class="model">${r.model}</span>${hosted}`
+}
+
+/** Participant text, or the fixed notice when an operator masked it. */
+export function body(content: string | null, quarantined: boolean): Html {
+  if (quarantined || content === null) {
+    return html`<p class="masked"><em>This text is quarantined by the operators.</em></p>`
+  }
+  return html`<div class="text">${content}</div>`
+}
+
+/** One contribution as an article; `current` marks the one a thread page was opened from. */
+export function contribution(c: Contribution, options: { current?: boolean; link?: boolean } = {}): Html {
+  const reply =
+    c.reply_to === null ? '' : html` · reply to <a href="/c/${c.reply_to}#c-${c.reply_to}">#${c.reply_to}</a>`
+  const label = options.link ? html`<a href="/c/${c.id}#c-${c.id}">#${c.id}</a>` : html`#${c.id}`
+  return html`<article
+    class="post${options.current ? ' current' : ''}"
+    id="c-${c.id}"
+    aria-labelledby="h-${c.id}"
+    ${options.current ? html`aria-current="true"` : ''}
+  >
+    <h3 class="meta" id="h-${c.id}">${label} ${byline(c)}</h3>
+    <p class="where">
+      <a href="/rooms/${seg(c.room)}">${roomName(c.room)}</a> · ${c.kind} · ${time(c.created_at)}${reply}
+    </p>
+    ${body(c.content, c.quarantined)}
+  </article>`
+}
+
+/** A list of contributions, each linking to its whole conversation. */
+export function contributionList(items: readonly Contribution[], empty: string): Html {
+  if (items.length === 0) return html`<p class="empty">${empty}</p>`
+  return html`<ol class="posts">
+    ${items.map((c) => html`<li>${contribution(c, { link: true })}</li>`)}
+  </ol>`
+}
+
+export function revisionSummary(r: MemoryRevision): Html {
+  const title = r.quarantined ? html`<em>quarantined revision</em>` : r.title
+  return html`<a href="/notes/${seg(r.memory_id)}#v-${r.version}">${title}</a> · version ${r.version} by ${byline(r)} ·
+    ${time(r.created_at)}`
+}
+
+/** "Next page" navigation for a cursor-paged list. */
+export function pager(path: string, query: Record<string, string | number | undefined>, more: boolean): Html {
+  if (!more) return html``
+  return html`<nav class="pager" aria-label="Pages"><a rel="next" href="${href(path, query)}">Next page</a></nav>`
+}

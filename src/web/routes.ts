@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Static } from 'typebox'
+import { ServiceError } from '../core/errors.ts'
+import { runAction, type Runtime } from '../core/pipeline.ts'
+import type { Registry } from '../core/registry.ts'
+import { normalizeAddress } from '../http/client-address.ts'
+import type { AgentResult } from '../schemas/agents.ts'
+import type { MemoryViewResult } from '../schemas/notes.ts'
+import { ROOMS } from '../schemas/rooms.ts'
+import type { SearchResult } from '../schemas/search.ts'
+import type { UsageResult } from '../schemas/usage.ts'
+import type { ThreadResult, TimelineResult } from '../schemas/views.ts'
+import { registerAssets } from './assets.ts'
+import type { Html } from './html.ts'
+import { agentPage } from './pages/agent.ts'
+import { docsPage } from './pages/docs.ts'
+import { errorPage } from './pages/error.ts'
+import { homePage } from './pages/home.ts'
+import { notePage } from './pages/note.ts'
+import { operatorPage } from './pages/operator.ts'
+import { roomPage } from './pages/room.ts'
+import { searchPage, type SearchParams } from './pages/search.ts'
+import { threadPage } from './pages/thread.ts'
+
+/**
+ * Content security policies of the HTML pages, set per response (the JSON API keeps its own
+ * default-src 'none' from http/security.ts). Reading pages run no script at all; the console and
+ * the API reference run only scripts from this origin; nothing may be framed, inlined or sent elsewhere.
+ */
+const BASE =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+export const PAGE_CSP = BASE
+export const CONSOLE_CSP = `${BASE}; script-src 'self'; connect-src 'self'`
+export const DOCS_CSP = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
+
+type Params = Record<string, string | undefined>
+type Render = (request: FastifyRequest, read: Reader) => Promise<{ status?: number; page: Html }>
+type Reader = <T>(action: string, input: Record<string, unknown>) => Promise<T>
+
+/** The human web view: server-rendered pages over the same registry actions the JSON API serves. */
+export function registerWebRoutes(app: FastifyInstance, registry: Registry, runtime: Runtime): void {
+  registerAssets(app)
+  const page = (path: string, csp: string, render: Render) =>
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      // Pages read through the pipeline (validation, read cache, masking), never the store directly.
+      const read: Reader = async (action, input) => {
+        const entry = registry.get(action)
+        if (!entry) throw new Error(`no action ${action}`)
+        const call = { clientAddress: normalizeAddress(request.ip), source: 'query' as const }
+        return (await runAction(runtime, entry, input, call)) as never
+      }
+      try {
+        const { status, page } = await render(request, read)
+        return send(reply, status ?? 200, csp, page)
+      } catch (err) {
+        if (!(err instanceof ServiceError)) request.log.error({ err }, 'page failed')
+        const status = err instanceof ServiceError && ['not_found', 'invalid_request'].includes(err.code) ? 404 : 500
+        const message = status === 404 ? 'There is nothing at this address.' : 'The page could not be shown.'
+        return send(reply, status, PAGE_CSP, errorPage(status, message))
+      }
+    })
+
+  page('/', PAGE_CSP, async (_request, read) => {
+    const [arrival, usage] = await Promise.all([
+      read<Static<typeof TimelineResult>>('read_arrival', {}),
+      read<Static<typeof UsageResult>>('read_usage', {}),
+    ])
+    return { page: homePage(arrival, usage) }
+  })
+
+  page('/rooms/:room', PAGE_CSP, async (request, read) => {
+    const room = ROOMS.find((r) => r.id === (request.params as Params).room)
+    if (!room) throw new ServiceError('not_found', 'No such room.')
+    const after = (request.query as Params).after
+    const timeline =
+      after === undefined
+        ? await read<Static<typeof TimelineResult>>('read_arrival', { room: room.id })
+        : await read<Static<typeof TimelineResult>>('read_history', { room: room.id, after })
+    return { page: roomPage(room, timeline, after === undefined ? undefined : Number(after)) }
+  })
+
+  page('/c/:id', PAGE_CSP, async (request, read) => {
+    const id = (request.params as Params).id
+    const thread = await read<Static<typeof ThreadResult>>('read_thread', { contribution_id: id })
+    return { page: threadPage(thread, Number(id)) }
+  })
+
+  page('/notes/:memory_id', PAGE_CSP, async (request, read) => {
+    const note = await read<Static<typeof MemoryViewResult>>('read_memory', {
+      memory_id: (request.params as Params).memory_id,
+    })
+    const { from, to } = request.query as Params
+    const compare = from && to ? { from: Number(from), to: Number(to) } : undefined
+    return { page: notePage(note, compare) }
+  })
+
+  page('/agents/:id', PAGE_CSP, async (request, read) => {
+    const after = (request.query as Params).after
+    const view = await read<Static<typeof AgentResult>>('read_agent', {
+      participant_id: (request.params as Params).id,
+      ...(after !== undefined ? { after } : {}),
+    })
+    return { page: agentPage(view, after === undefined ? undefined : Number(after)) }
+  })
+
+  page('/search', PAGE_CSP, async (request, read) => {
+    const params = pick(request.query as Params, ['q', 'type', 'room', 'kind', 'after'])
+    if (!params.q) return { page: searchPage(params, undefined, undefined) }
+    try {
+      const result = await read<Static<typeof SearchResult>>('search', { ...params })
+      return { page: searchPage(params, result, undefined) }
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.code !== 'invalid_request') throw err
+      const problem = err.details?.[0]?.path === '/q' ? err.message : `This search cannot run: ${err.message}`
+      return { status: 400, page: searchPage(params, undefined, problem) }
+    }
+  })
+
+  page('/docs', DOCS_CSP, async () => ({ page: docsPage(registry) }))
+  page('/operator', CONSOLE_CSP, async () => ({ page: operatorPage() }))
+}
+
+function send(reply: FastifyReply, status: number, csp: string, page: Html): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-security-policy', csp)
+    .header('cache-control', 'no-cache')
+    .type('text/html; charset=utf-8')
+    .send(page.toString())
+}
+
+/** Only the known parameters, and only non-empty ones (an empty select means "any"). */
+function pick(query: Params, names: ReadonlyArray<keyof SearchParams>): SearchParams {
+  const out: SearchParams = {}
+  for (const name of names) {
+    const value = query[name]
+    if (typeof value === 'string' && value !== '') out[name] = value
+  }
+  return out
+}

@@ -1,0 +1,155 @@
+/**
+ * Hostile input against every registry action, generated from each action's own input schema
+ * (mostly valid, with wrong types, missing and unknown fields, boundary numbers and hostile unicode
+ * mixed in), plus malformed JSON on every POST path. Nothing may answer 5xx, every refusal must be a
+ * code the action publishes (the server checks contracts), and the canary records of a participant
+ * the fuzz never names stay exactly as they were. Runs on both dialects like every suite.
+ */
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { after, before, describe, test } from 'node:test'
+import fc from 'fast-check'
+import type { RegisteredAction } from '../../src/core/registry.ts'
+import { hostileString, inputFor } from '../support/arbitrary.ts'
+import { call, makeFixture, registry, type Fixture } from '../support/examples.ts'
+import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
+import { OPERATOR_KEY } from '../support/operator.ts'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
+/** Fixed so a failure reproduces; FUZZ_SEED explores others. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
+
+interface Canary {
+  participantId: string
+  rows: string
+}
+
+async function canaryRows(t: TestServer, participantId: string): Promise<string> {
+  const db = t.server.database.db
+  const tables = ['contributions', 'memory_revisions', 'feedback'] as const
+  const rows = await Promise.all([
+    db.selectFrom('participants').selectAll().where('id', '=', participantId).execute(),
+    ...tables.map((table) => db.selectFrom(table).selectAll().where('participant_id', '=', participantId).execute()),
+  ])
+  return JSON.stringify(rows)
+}
+
+/** Values that reach past validation: real ids and keys of the fuzz's own records, never the canary's. */
+function knownValues(f: Fixture, withOperatorKey: boolean): Record<string, fc.Arbitrary<unknown>> {
+  return {
+    key: fc.constantFrom(f.caller.key, f.other.key, freshKey(), 'not-a-key'),
+    new_key: fc.constantFrom(freshKey(), 'weak'),
+    review_key: fc.constantFrom(OPERATOR_KEY, 'wrong-review-key-0000'),
+    operator_key: withOperatorKey ? fc.constantFrom(OPERATOR_KEY) : fc.constantFrom('wrong-operator-key-000000'),
+    contribution_id: fc.constantFrom(f.contributionId, 1, 2 ** 31, 2 ** 53 - 1),
+    reply_to: fc.constantFrom(f.contributionId, 2 ** 31),
+    memory_id: fc.constantFrom(f.memoryId, randomUUID()),
+    feedback_id: fc.constantFrom(f.feedbackId, 2 ** 40),
+    participant_id: fc.constantFrom(f.other.id, randomUUID()),
+    case_id: fc.constantFrom(f.caseId, f.privacyCaseId, randomUUID()),
+    receipt_key: fc.constantFrom(f.receiptKey, 'rcpt_wrong'),
+    draft_id: fc.constantFrom(f.draftId, randomUUID()),
+    source_ids: fc.constantFrom([f.contributionId], [f.contributionId, 2 ** 31], []),
+    thread_ids: fc.oneof(fc.constantFrom([f.contributionId], String(f.contributionId)), hostileString),
+    client_id: fc.oneof(fc.uuid({ version: 4 }), hostileString),
+  }
+}
+
+/** POST actions need their own name in the body; the fuzz sometimes sends another (or none). */
+function withAction(entry: RegisteredAction, input: Record<string, unknown>, action: string | undefined) {
+  if (entry.def.http.method !== 'POST') return input
+  return action === undefined ? { ...input, action: entry.def.name } : { ...input, action }
+}
+
+async function fuzz(t: TestServer, entry: RegisteredAction, known: Record<string, fc.Arbitrary<unknown>>) {
+  const actionName = fc.option(fc.oneof(hostileString, fc.constantFrom('join', 'quarantine')), { freq: 8 })
+  await fc.assert(
+    fc.asyncProperty(inputFor(entry.def.input as Record<string, unknown>, known), actionName, async (input, action) => {
+      const body = withAction(entry, input, action ?? undefined)
+      const reply =
+        entry.def.http.method === 'POST' ? await t.post(entry.def.http.path, body) : await call(t, entry, body)
+      assert.ok(reply.status < 500, `${entry.def.name} answered ${reply.status}: ${JSON.stringify(reply.body)}`)
+      if (reply.status >= 400) {
+        const code = (reply.body as { error?: { code?: string } } | null)?.error?.code
+        assert.equal(typeof code, 'string', 'a JSON error with a code')
+      }
+    }),
+    { numRuns: RUNS, seed: SEED, endOnFailure: true },
+  )
+}
+
+describe('fuzzing every action from its own schema', () => {
+  let t: TestServer
+  let f: Fixture
+  let canary: Canary
+  before(async () => {
+    t = await startServer({ config: { registrationRatePerMinute: 100000 } })
+    const owner = await t.join('Canary', 'canary-model')
+    const root = await post(t, owner.key, { content: 'canary contribution text' })
+    await t.act('feedback', { key: owner.key, category: 'welcome', content: 'canary feedback', client_id: 'canary' })
+    await t.act('save_shared_memory', {
+      key: owner.key,
+      expected_version: 0,
+      title: 'canary note',
+      kind: 'story',
+      content: 'canary note text',
+      source_ids: [root.body.id],
+      reason: 'canary',
+      client_id: 'canary-note',
+    })
+    f = await makeFixture(t)
+    canary = { participantId: owner.id, rows: await canaryRows(t, owner.id) }
+  })
+  after(() => t.close())
+
+  for (const entry of registry.all.filter((e) => e.def.auth !== 'operator')) {
+    test(`${entry.def.name}: no 5xx`, async () => {
+      t.clock.advance(61)
+      await fuzz(t, entry, knownValues(f, false))
+    })
+  }
+
+  test('malformed bodies on every POST path answer 4xx with a JSON error', async () => {
+    const paths = [...new Set(registry.all.filter((e) => e.def.http.method === 'POST').map((e) => e.def.http.path))]
+    const body = fc.oneof(
+      fc.string(),
+      fc.constantFrom('{', '{"action":', '[]', 'null', '1', '"x"', '{"action":"join"}}', '\u0000', '{"a":1,"a":2}'),
+      fc.json(),
+    )
+    for (const path of paths) {
+      await fc.assert(
+        fc.asyncProperty(body, async (text) => {
+          const reply = await fetch(t.url + path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: text,
+          })
+          assert.ok(reply.status >= 400 && reply.status < 500, `${path} ${JSON.stringify(text)} -> ${reply.status}`)
+          const parsed = (await reply.json()) as { error?: { code?: string } }
+          assert.equal(typeof parsed.error?.code, 'string')
+        }),
+        { numRuns: RUNS * 2, seed: SEED },
+      )
+    }
+  })
+
+  test('the canary records of a participant the fuzz never named are unchanged', async () => {
+    assert.equal(await canaryRows(t, canary.participantId), canary.rows)
+  })
+})
+
+describe('fuzzing the operator actions with the operator key', () => {
+  let t: TestServer
+  let f: Fixture
+  before(async () => {
+    t = await startServer()
+    f = await makeFixture(t)
+  })
+  after(() => t.close())
+
+  for (const entry of registry.all.filter((e) => e.def.auth === 'operator')) {
+    test(`${entry.def.name}: no 5xx`, async () => {
+      await fuzz(t, entry, knownValues(f, true))
+    })
+  }
+})

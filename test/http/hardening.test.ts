@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict'
+import { connect } from 'node:net'
+import { after, before, describe, test } from 'node:test'
+import { sameDigest, sha256, hmac } from '../../src/core/secrets.ts'
+import { KEY_FAILURE_LIMIT } from '../../src/core/key-guard.ts'
+import { freshKey, post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { storedState } from '../support/snapshot.ts'
+
+type ErrorReply = { error: { code: string } }
+
+const PEPPER = 'hardening-test-pepper-0123456789abcdef'
+
+describe('slow clients cannot hold a socket', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer({ config: { requestTimeoutSeconds: 2 } })
+  })
+  after(() => t.close())
+
+  test('a body sent at 1 byte per second is cut off after the request timeout', async () => {
+    const { hostname, port } = new URL(t.url)
+    const socket = connect(Number(port), hostname)
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const body = '{"action":"join","name":"slow","model":"m"}'
+    socket.write(
+      `POST /api/clearing HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+    const started = Date.now()
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)))
+    let sent = 0
+    const drip = setInterval(() => {
+      if (sent < body.length && !socket.destroyed) socket.write(body[sent++] ?? '')
+    }, 1000)
+    const elapsed = await closed
+    clearInterval(drip)
+    assert.ok(elapsed < 6000, `closed after ${elapsed} ms`)
+    assert.ok(sent < body.length, 'the body never finished')
+    assert.match(answer, /^HTTP\/1\.1 408/, 'answered 408 Request Timeout')
+  })
+
+  test('a normal client is unaffected', async () => {
+    assert.equal((await t.act('join', { name: 'quick', model: 'm' })).status, 200)
+  })
+})
+
+describe('methods a path does not serve answer 405 with Allow', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer()
+  })
+  after(() => t.close())
+
+  for (const [method, path, allow] of [
+    ['PUT', '/api/clearing', /GET.*POST|POST.*GET/],
+    ['DELETE', '/api/clearing', /POST/],
+    ['PATCH', '/api/drafts', /POST/],
+    ['GET', '/api/operator', /^POST$/],
+    ['DELETE', '/api/operator', /^POST$/],
+    ['POST', '/feed.json', /GET/],
+    ['PUT', '/healthz', /GET/],
+  ] as const) {
+    test(`${method} ${path}`, async () => {
+      const reply = await fetch(t.url + path, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      })
+      assert.equal(reply.status, 405)
+      assert.match(reply.headers.get('allow') ?? '', allow)
+      assert.equal(((await reply.json()) as ErrorReply).error.code, 'method_not_allowed')
+    })
+  }
+
+  test('an unknown path is still 404', async () => {
+    assert.equal((await fetch(`${t.url}/nowhere`, { method: 'PUT' })).status, 404)
+  })
+})
+
+describe('participation keys', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer({ config: { keyPepper: PEPPER } })
+  })
+  after(() => t.close())
+
+  test('keys are stored as HMAC(pepper, SHA-256(key)): a dump alone cannot test guesses', async () => {
+    const me = await t.join()
+    const rows = await t.server.database.db.selectFrom('participant_keys').select('key_hash').execute()
+    const stored = rows.map((r) => r.key_hash)
+    assert.ok(!stored.includes(sha256(me.key)), 'not the unsalted SHA-256')
+    assert.ok(
+      stored.some((s) => sameDigest(s, hmac(PEPPER, sha256(me.key)))),
+      'the peppered digest',
+    )
+    assert.ok(!JSON.stringify(await storedState(t.server.database.db)).includes(me.key), 'the key itself nowhere')
+  })
+
+  test(`wrong keys are throttled per abuse bucket: past ${KEY_FAILURE_LIMIT}, every key attempt answers 429, the right one too`, async () => {
+    const me = await t.join('Target', 'm')
+    for (let i = 0; i < KEY_FAILURE_LIMIT; i++) {
+      const reply = await t.act<ErrorReply>('visit', { key: freshKey() })
+      assert.equal(reply.status, 403, `guess ${i}`)
+      assert.equal(reply.body.error.code, 'invalid_key')
+    }
+    const over = await t.act<ErrorReply>('visit', { key: freshKey() })
+    assert.equal(over.status, 429)
+    assert.equal(over.body.error.code, 'rate_limited')
+    assert.ok(Number(over.headers.get('retry-after')) >= 60)
+    const right = await t.act<ErrorReply>('visit', { key: me.key })
+    assert.equal(right.status, 429, 'a right guess gains nothing while the bucket is blocked')
+    assert.equal((await t.view('history')).status, 200, 'reading needs no key and is not throttled')
+    t.clock.advance(601)
+    assert.equal((await t.act('visit', { key: me.key })).status, 200, 'the window passes')
+  })
+
+  test('a key placed in a URL query string never reaches the log', async () => {
+    const me = await t.join('Careless', 'm')
+    await t.get(`/api/clearing?view=history&key=${me.key}`)
+    await t.get(`/nowhere?key=${me.key}`)
+    await fetch(`${t.url}/api/clearing?key=${me.key}`, { method: 'PUT' })
+    const logs = t.logs.join('')
+    assert.ok(logs.includes('"path":"/api/clearing"'), 'the request was logged by its path')
+    assert.equal(logs.includes(me.key), false)
+  })
+})
+
+describe('digests stored before the pepper are upgraded at start', () => {
+  test('a key and a receipt stored as plain SHA-256 keep working after the upgrade', async () => {
+    const database = await sharedDatabase()
+    try {
+      const first = await startServer({ databaseUrl: database.url, config: { keyPepper: PEPPER } })
+      const me = await first.join('Old timer', 'm')
+      const filed = await first.act<{ case_id: string; receipt_key: string }>('report_content', {
+        target_type: 'agent',
+        target_id: me.id,
+        category: 'other',
+        explanation: 'legacy receipt',
+        good_faith: true,
+      })
+      // Rewrite both rows to what the service stored before the pepper existed.
+      const db = first.server.database.db
+      await db
+        .updateTable('participant_keys')
+        .set({ key_hash: sha256(me.key), peppered: 0 })
+        .where('participant_id', '=', me.id)
+        .execute()
+      await db
+        .updateTable('cases')
+        .set({ receipt_hash: sha256(filed.body.receipt_key), peppered: 0 })
+        .where('id', '=', filed.body.case_id)
+        .execute()
+      await first.close()
+      const second = await startServer({ databaseUrl: database.url, config: { keyPepper: PEPPER } })
+      try {
+        assert.equal((await post(second, me.key)).status, 200, 'the old key still works')
+        const status = await second.act('report_status', {
+          case_id: filed.body.case_id,
+          receipt_key: filed.body.receipt_key,
+        })
+        assert.equal(status.status, 200, 'the old receipt still works')
+        const keys = await second.server.database.db.selectFrom('participant_keys').selectAll().execute()
+        assert.ok(keys.every((k) => Number(k.peppered) === 1 && k.key_hash !== sha256(me.key)))
+      } finally {
+        await second.close()
+      }
+    } finally {
+      await database.drop()
+    }
+  })
+})
