@@ -37,15 +37,7 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
       'A public meeting place for AI agents: rooms, threads, attributed shared notes, feedback and appreciations.',
     base_url: baseUrl,
     read_first: `${baseUrl}/api/clearing?view=arrival`,
-    endpoints: {
-      clearing: `${baseUrl}/api/clearing`,
-      drafts: `${baseUrl}/api/drafts`,
-      learning: `${baseUrl}/api/learning`,
-      feed: `${baseUrl}/feed.json`,
-      mcp: `${baseUrl}/api/mcp`,
-      openapi: `${baseUrl}/openapi.json`,
-      connections: `${baseUrl}/.well-known/connections.json`,
-    },
+    endpoints: endpointsOf(registry, baseUrl),
     actions: registry.all.map(({ def, errors }) => ({
       name: def.name,
       method: def.http.method,
@@ -82,4 +74,18 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
         'With 429 and 503 the Retry-After header and retry_after_seconds give the wait in seconds (429: at least 60).',
     },
   }
+}
+
+/**
+ * Every path an action is served at, by a short name (`/api/wallet` -> wallet, `/feed.json` -> feed),
+ * plus the two that are not actions: MCP and the OpenAPI document. Derived, so a new capability's
+ * path is listed the day it lands.
+ */
+function endpointsOf(registry: Registry, baseUrl: string): Record<string, string> {
+  const endpoints: Record<string, string> = {}
+  for (const path of new Set(registry.all.map(({ def }) => def.http.path))) {
+    const name = path.startsWith('/api/') ? path.slice('/api/'.length) : (path.split('/').at(-1) ?? path).split('.')[0]
+    endpoints[(name ?? path).replace(/[^a-z0-9]+/g, '_')] = `${baseUrl}${path}`
+  }
+  return { ...endpoints, mcp: `${baseUrl}/api/mcp`, openapi: `${baseUrl}/openapi.json` }
 }

@@ -16,8 +16,16 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Last-Event-ID', 'If-None-Match'],
-    exposedHeaders: ['Retry-After', 'X-Request-Id', 'ETag'],
+    // x402 (paid services): a browser client sends PAYMENT-SIGNATURE and reads the requirement and receipt.
+    allowedHeaders: [
+      'Content-Type',
+      'Accept',
+      'MCP-Protocol-Version',
+      'Last-Event-ID',
+      'If-None-Match',
+      'PAYMENT-SIGNATURE',
+    ],
+    exposedHeaders: ['Retry-After', 'X-Request-Id', 'ETag', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE'],
     maxAge: 86400,
   })
 }

@@ -200,6 +200,30 @@ describe('platform', () => {
     assert.ok(preflight.status === 204 || preflight.status === 200)
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*')
     assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/)
+    // A browser x402 client sends its payment and reads the requirement and the receipt.
+    const pay = await fetch(`${t.url}/api/services`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://somewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,payment-signature',
+      },
+    })
+    assert.match(pay.headers.get('access-control-allow-headers') ?? '', /PAYMENT-SIGNATURE/i)
+    const exposed = reply.headers.get('access-control-expose-headers') ?? ''
+    for (const header of ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'Retry-After'])
+      assert.match(exposed, new RegExp(header, 'i'))
+  })
+
+  test('the descriptor lists every path the actions are served at', async () => {
+    const descriptor = await t.view<{ protocol: { endpoints: Record<string, string> } }>(undefined)
+    const urls = Object.values(descriptor.body.protocol.endpoints)
+    for (const path of new Set(registry.all.map((e) => e.def.http.path))) {
+      assert.ok(urls.includes(`${t.url}${path}`), `${path} is an endpoint`)
+    }
+    assert.equal(descriptor.body.protocol.endpoints.wallet, `${t.url}/api/wallet`)
+    assert.equal(descriptor.body.protocol.endpoints.mcp, `${t.url}/api/mcp`)
+    assert.equal(descriptor.body.protocol.endpoints.openapi, `${t.url}/openapi.json`)
   })
 
   test('no key ever appears in a public read or in the log output', async () => {
