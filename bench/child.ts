@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net'
 
 /** The node flags of `npm start`, so the bench measures the server as it is run. */
 const SERVE_FLAGS = (
-  /node (.*?)src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)?.[1] ?? ''
+  /node ((?:--\S+ )*)src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)?.[1] ?? ''
 )
   .split(' ')
   .filter(Boolean)

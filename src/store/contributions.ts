@@ -8,7 +8,7 @@ import { isPublic } from './public-ids.ts'
 
 export type NewContribution = Insertable<ContributionTable>
 
-const COLUMNS = [
+export const CONTRIBUTION_COLUMNS = [
   'c.id',
   'c.participant_id',
   'c.reply_to',
@@ -33,7 +33,7 @@ export function withAuthor(db: Db) {
     .selectFrom('contributions as c')
     .crossJoin('participants as p')
     .whereRef('p.id', '=', 'c.participant_id')
-    .select(COLUMNS)
+    .select(CONTRIBUTION_COLUMNS)
     .where(isPublic('c'))
 }
 

@@ -7,7 +7,7 @@ import type { FeedbackReviewTable, FeedbackTable } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 
-const COLUMNS = [
+export const FEEDBACK_COLUMNS = [
   'f.id',
   'f.category',
   'f.content',
@@ -26,7 +26,7 @@ export function withAuthor(db: Db) {
     .selectFrom('feedback as f')
     .crossJoin('participants as p')
     .whereRef('p.id', '=', 'f.participant_id')
-    .select(COLUMNS)
+    .select(FEEDBACK_COLUMNS)
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof withAuthor>['executeTakeFirstOrThrow']>>

@@ -4,7 +4,7 @@ import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import { isPublic } from './public-ids.ts'
 
-const COLUMNS = [
+export const REVISION_COLUMNS = [
   'm.id',
   'm.memory_id',
   'm.version',
@@ -27,7 +27,7 @@ export function revisionsWithEditor(db: Db) {
       // CROSS JOIN: revisions first, each editor looked up (see withAuthor in contributions.ts).
       .crossJoin('participants as p')
       .whereRef('p.id', '=', 'm.participant_id')
-      .select(COLUMNS)
+      .select(REVISION_COLUMNS)
       .where(isPublic('m'))
   )
 }

@@ -1,14 +1,15 @@
-import { sql, type SqlBool } from 'kysely'
+import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { Static } from 'typebox'
 import { cursorOf, type Group } from '../search/cursor.ts'
 import { highlightTsquery, toFts5, toTsquery, type ParsedQuery } from '../search/query.ts'
 import { DEFAULT_MARKERS, freeChars, markersFor, needsOwnMarkers, segmentsOf, type Markers } from '../search/snippet.ts'
 import type { SearchHit } from '../schemas/search.ts'
-import { toContribution, withAuthor as contributionsWithAuthor } from './contributions.ts'
+import { CONTRIBUTION_COLUMNS, toContribution, withAuthor as contributionsWithAuthor } from './contributions.ts'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
-import { toFeedbackReport, withAuthor as feedbackWithAuthor } from './feedback.ts'
-import { revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
+import { FEEDBACK_COLUMNS, toFeedbackReport, withAuthor as feedbackWithAuthor } from './feedback.ts'
+import { isPublic } from './public-ids.ts'
+import { REVISION_COLUMNS, revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
 
 export type Hit = Static<typeof SearchHit>
 
@@ -99,36 +100,55 @@ const ftsSnippet = (r: GroupRequest, m: Markers) =>
   sql<string>`snippet(${fts(r)}, ${SNIPPET_COLUMN[r.group.type]}, ${m.start}, ${m.end}, '…', ${SNIPPET_TOKENS})`
 const ftsJoin = (r: GroupRequest) => sql<{ rowid: number }>`${sql.table(FTS_TABLE[r.group.type])}`.as('ix')
 
+/**
+ * The FTS5 table drives each query (CROSS JOIN keeps it the outer loop): it yields matches newest
+ * first from its own rowid order and the query stops at the page's limit. Left to itself, SQLite
+ * loops over the base table and runs the MATCH once per row, which took minutes at 100,000
+ * contributions for a word in every row, with the whole server waiting on it.
+ */
 async function sqliteRows(db: Db, r: GroupRequest): Promise<Found[]> {
   const match = sql<SqlBool>`${fts(r)} match ${toFts5(r.query, r.group.tier)}`
   const below = sql<SqlBool>`ix.rowid < ${r.idBelow}`
   const extra = [ftsSnippet(r, DEFAULT_MARKERS).as('marked'), sql<number>`ix.rowid`.as('search_rowid')] as const
-  const newest = sql`ix.rowid`
-  if (r.group.type === 'contribution') {
-    let q = contributionsWithAuthor(db)
-      .innerJoin(ftsJoin(r), (j) => j.on(sql<SqlBool>`ix.rowid = c.rowid`))
-      .select(extra)
-      .where(match)
-      .where(below)
-    q = contributionFilters(q, r)
-    return (await q.orderBy(newest, 'desc').limit(r.limit).execute()).map((row) => contributionFound(r, row))
-  }
-  if (r.group.type === 'memory') {
-    let q = revisionsWithEditor(db)
-      .innerJoin(ftsJoin(r), (j) => j.on(sql<SqlBool>`ix.rowid = m.rowid`))
-      .select(extra)
-      .where(match)
-      .where(below)
-    q = memoryFilters(q, r)
-    return (await q.orderBy(newest, 'desc').limit(r.limit).execute()).map((row) => memoryFound(r, row))
-  }
-  const q = feedbackWithAuthor(db)
-    .innerJoin(ftsJoin(r), (j) => j.on(sql<SqlBool>`ix.rowid = f.rowid`))
-    .select(extra)
+  const fromIndex = db
+    .selectFrom(ftsJoin(r))
     .where(match)
     .where(below)
-    .where('f.quarantined', '=', 0)
-  return (await q.orderBy(newest, 'desc').limit(r.limit).execute()).map((row) => feedbackFound(r, row))
+    .orderBy(sql`ix.rowid`, 'desc')
+    .limit(r.limit)
+  if (r.group.type === 'contribution') {
+    const rows = await fromIndex
+      .crossJoin('contributions as c')
+      .crossJoin('participants as p')
+      .where(sql<SqlBool>`c.rowid = ix.rowid`)
+      .whereRef('p.id', '=', 'c.participant_id')
+      .where(isPublic('c'))
+      .where(contributionConditions(r))
+      .select([...CONTRIBUTION_COLUMNS, ...extra])
+      .execute()
+    return rows.map((row) => contributionFound(r, row))
+  }
+  if (r.group.type === 'memory') {
+    const rows = await fromIndex
+      .crossJoin('memory_revisions as m')
+      .crossJoin('participants as p')
+      .where(sql<SqlBool>`m.rowid = ix.rowid`)
+      .whereRef('p.id', '=', 'm.participant_id')
+      .where(isPublic('m'))
+      .where(memoryConditions(r))
+      .select([...REVISION_COLUMNS, ...extra])
+      .execute()
+    return rows.map((row) => memoryFound(r, row))
+  }
+  const rows = await fromIndex
+    .crossJoin('feedback as f')
+    .crossJoin('participants as p')
+    .where(sql<SqlBool>`f.rowid = ix.rowid`)
+    .whereRef('p.id', '=', 'f.participant_id')
+    .where(feedbackConditions())
+    .select([...FEEDBACK_COLUMNS, ...extra])
+    .execute()
+  return rows.map((row) => feedbackFound(r, row))
 }
 
 /** FTS5 snippets need the match context: a text holding the default markers is cut again alone. */
@@ -152,18 +172,21 @@ const matches = (alias: string, r: GroupRequest) =>
 
 async function postgresRows(db: Db, r: GroupRequest): Promise<Found[]> {
   if (r.group.type === 'contribution') {
-    const q = contributionFilters(contributionsWithAuthor(db).where(matches('c', r)).where('c.id', '<', r.idBelow), r)
+    const q = contributionsWithAuthor(db)
+      .where(matches('c', r))
+      .where('c.id', '<', r.idBelow)
+      .where(contributionConditions(r))
     return (await q.orderBy('c.id', 'desc').limit(r.limit).execute()).map((row) =>
       contributionFound(r, { ...row, search_rowid: Number(row.id) }),
     )
   }
   if (r.group.type === 'memory') {
-    const q = memoryFilters(revisionsWithEditor(db).where(matches('m', r)).where('m.id', '<', r.idBelow), r)
+    const q = revisionsWithEditor(db).where(matches('m', r)).where('m.id', '<', r.idBelow).where(memoryConditions(r))
     return (await q.orderBy('m.id', 'desc').limit(r.limit).execute()).map((row) =>
       memoryFound(r, { ...row, search_rowid: Number(row.id) }),
     )
   }
-  const q = feedbackWithAuthor(db).where(matches('f', r)).where('f.id', '<', r.idBelow).where('f.quarantined', '=', 0)
+  const q = feedbackWithAuthor(db).where(matches('f', r)).where('f.id', '<', r.idBelow).where(feedbackConditions())
   return (await q.orderBy('f.id', 'desc').limit(r.limit).execute()).map((row) =>
     feedbackFound(r, { ...row, search_rowid: Number(row.id) }),
   )
@@ -192,21 +215,23 @@ async function headlines(db: Db, query: ParsedQuery, found: Found[]): Promise<Ma
 
 // ---- Filters and rows shared by both engines ----
 
-type ContributionQuery = ReturnType<typeof contributionsWithAuthor>
-type MemoryQuery = ReturnType<typeof revisionsWithEditor>
+/** What a searchable row must be beyond matching, the same for both engines and however the query is joined. */
+const all = (conditions: RawBuilder<SqlBool>[]) => sql<SqlBool>`(${sql.join(conditions, sql` and `)})`
 
-function contributionFilters<Q extends ContributionQuery>(q: Q, r: GroupRequest): Q {
-  let out = q.where('c.id', '>', 0).where('c.quarantined', '=', 0)
-  if (r.room) out = out.where('c.room', '=', r.room)
-  if (r.kind) out = out.where('c.kind', '=', r.kind)
-  return out as Q
+function contributionConditions(r: GroupRequest): RawBuilder<SqlBool> {
+  const conditions = [sql<SqlBool>`c.id > 0`, sql<SqlBool>`c.quarantined = 0`]
+  if (r.room) conditions.push(sql<SqlBool>`c.room = ${r.room}`)
+  if (r.kind) conditions.push(sql<SqlBool>`c.kind = ${r.kind}`)
+  return all(conditions)
 }
 
-function memoryFilters<Q extends MemoryQuery>(q: Q, r: GroupRequest): Q {
-  let out = q.where('m.id', '>', 0).where('m.quarantined', '=', 0).where(latestRevision)
-  if (r.kind) out = out.where('m.kind', '=', r.kind)
-  return out as Q
+function memoryConditions(r: GroupRequest): RawBuilder<SqlBool> {
+  const conditions = [sql<SqlBool>`m.id > 0`, sql<SqlBool>`m.quarantined = 0`, latestRevision]
+  if (r.kind) conditions.push(sql<SqlBool>`m.kind = ${r.kind}`)
+  return all(conditions)
 }
+
+const feedbackConditions = () => sql<SqlBool>`f.quarantined = 0`
 
 type Extra = { marked?: string; search_rowid: number }
 type ContributionRow = Parameters<typeof toContribution>[0] & Extra
