@@ -11,7 +11,12 @@ export class ReadCache {
   hits = 0
   misses = 0
 
-  constructor(capacity = 512) {
+  /**
+   * Entries, not bytes: a cached page of 25 to 50 records holds ~0.4 MB of objects and text, so 512
+   * entries grew the heap past 250 MB under rotating cursors. 128 still covers what polling agents
+   * share (the newest pages, arrival, the busy threads).
+   */
+  constructor(capacity = 128) {
     this.capacity = capacity
   }
 

@@ -49,12 +49,18 @@ export function serialize(result: unknown): string {
   return text
 }
 
+/**
+ * Only large members keep their own text (the descriptor's 100 KB `protocol`): a cached page's text
+ * already holds its members', and keeping theirs too doubled the memory of every cached page.
+ */
+const MEMBER_TEXT_KEPT = 16 * 1024
+
 function memberText(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value)
   let text = bodies.get(value)
   if (text === undefined) {
     text = JSON.stringify(value)
-    bodies.set(value, text)
+    if (text.length >= MEMBER_TEXT_KEPT) bodies.set(value, text)
   }
   return text
 }

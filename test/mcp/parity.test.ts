@@ -2,7 +2,6 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { registry } from '../../src/app.ts'
 
-const WALLET_FLOW = 'needs a wallet session, which only a wallet signature over REST (/api/wallet) gives'
 const PAYMENT_FLOW = 'part of the x402 purchase flow at /api/services, which needs HTTP 402 and payment headers'
 
 /**
@@ -19,15 +18,6 @@ const REST_ONLY: Record<string, string> = {
   read_ledger_schema: 'a JSON Schema document for validators; read_distribution and analyze_distribution cover it',
   submit_draft: 'the keyless inbox for callers without a key; over MCP, join and contribute',
   read_drafts: 'public state of keyless drafts, read by their submitters over REST',
-  // The wallet flow: a session comes from signing an EIP-4361 message with a wallet, and every step after
-  // it carries that session; an agent holding a wallet drives the whole flow over REST (/api/wallet).
-  challenge: WALLET_FLOW,
-  sign_in: WALLET_FLOW,
-  sign_out: WALLET_FLOW,
-  my_wallet: WALLET_FLOW,
-  link_wallet: WALLET_FLOW,
-  unlink_wallet: WALLET_FLOW,
-  verify_tip: 'a tip is sent from a wallet; its receipt is checked where the wallet flow lives, /api/wallet',
   // Paid services: x402 is an HTTP protocol (402 with PAYMENT-REQUIRED, retried with PAYMENT-SIGNATURE),
   // which MCP tool calls do not carry; read_services is the tool that tells an agent what is on offer.
   quote: PAYMENT_FLOW,
@@ -51,13 +41,7 @@ test('MCP parity: every participant and public action is a tool, or REST-only wi
     assert.ok(def, `${name} is still an action`)
     assert.equal(def.mcp, undefined, `${name} became a tool: remove it from REST_ONLY`)
   }
-  const participant = registry.all.filter((e) => e.def.auth === 'participant' && !(e.def.name in REST_ONLY))
+  const participant = registry.all.filter((e) => e.def.auth === 'participant')
   assert.ok(participant.length > 10)
   for (const { def } of participant) assert.ok(def.mcp, `${def.name}: every keyed action is reachable over MCP`)
-  // Only the wallet flow keeps keyed actions off MCP, and then for the session they need, not the key.
-  const keyedRestOnly = registry.all.filter((e) => e.def.auth === 'participant' && e.def.name in REST_ONLY)
-  assert.deepEqual(
-    keyedRestOnly.map((e) => REST_ONLY[e.def.name]).filter((why) => why !== WALLET_FLOW),
-    [],
-  )
 })

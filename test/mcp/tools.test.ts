@@ -4,6 +4,7 @@ import { registry } from '../../src/app.ts'
 import { freshKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
 import { callTool, connectMcp, type McpSession, type ToolOutcome } from '../support/mcp.ts'
 import { op } from '../support/operator.ts'
+import { newAccount, sharedWalletFakes, signedChallenge, TIP_ADDRESS, wallet } from '../support/wallet.ts'
 
 const UNTRUSTED = 'clearing/untrusted_content'
 
@@ -23,6 +24,11 @@ interface Seed {
   dave: { id: string; key: string }
   report: { case_id: string; receipt_key: string }
   privacy: { case_id: string; receipt_key: string }
+  /** A wallet with a live session (REST sign-in), and a signed challenge of another for wallet_sign_in. */
+  walletAddress: string
+  session: string
+  signed: { message: string; signature: string }
+  tipHash: string
 }
 
 const REVIEW_KEY = 'review-secret-for-tests-0123456789'
@@ -304,6 +310,63 @@ const CASES: ToolCase[] = [
   { tool: 'read_wallet_config', args: () => ({}), rest: (t) => t.get('/api/wallet?view=config'), untrusted: false },
   { tool: 'read_services', args: () => ({}), rest: (t) => t.get('/api/services'), untrusted: false },
   {
+    tool: 'wallet_challenge',
+    args: (s) => ({ address: s.walletAddress }),
+    check: async (outcome, _t, s) => assert.ok(String(outcome.body.message).includes(s.walletAddress)),
+    untrusted: false,
+  },
+  {
+    tool: 'wallet_sign_in',
+    args: (s) => s.signed,
+    check: async (outcome, t) => {
+      const mine = await wallet(t, 'my_wallet', { session_token: outcome.body.session_token })
+      assert.equal(mine.status, 200, 'the session from the tool works over REST')
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'my_wallet',
+    args: (s) => ({ session_token: s.session }),
+    rest: (t, s) => wallet(t, 'my_wallet', { session_token: s.session }),
+    untrusted: false,
+  },
+  {
+    tool: 'link_wallet',
+    args: (s) => ({ key: s.bob.key, session_token: s.session }),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.linked, true)
+      const mine = await wallet<{ linked_participants: Array<{ participant_id: string }> }>(t, 'my_wallet', {
+        session_token: s.session,
+      })
+      assert.deepEqual(
+        mine.body.linked_participants.map((l) => l.participant_id),
+        [s.bob.id],
+      )
+    },
+    untrusted: false,
+  },
+  {
+    tool: 'unlink_wallet',
+    args: (s) => ({ key: s.bob.key }),
+    check: async (outcome) => assert.equal(outcome.body.participant_id !== undefined, true),
+    untrusted: false,
+  },
+  {
+    tool: 'verify_tip',
+    args: (s) => ({ tx_hash: s.tipHash, session_token: s.session }),
+    check: async (outcome) => assert.equal((outcome.body.receipt as { value_wei: string }).value_wei, '5'),
+    untrusted: false,
+  },
+  {
+    tool: 'wallet_sign_out',
+    args: (s) => ({ session_token: s.session }),
+    check: async (_outcome, t, s) => {
+      const mine = await wallet(t, 'my_wallet', { session_token: s.session })
+      assert.equal(mine.status, 403, 'the session has ended')
+    },
+    untrusted: false,
+  },
+  {
     tool: 'resume_history',
     args: (s) => ({ key: s.alice.key }),
     rest: (t, s) => t.act('resume_history', { key: s.alice.key }),
@@ -464,7 +527,15 @@ describe('MCP tools over the action registry', () => {
       contact: 'seed@example.org',
       authority: true,
     })
+    const account = newAccount()
+    const signedIn = await wallet<{ session_token: string }>(t, 'sign_in', await signedChallenge(t, account))
+    assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body))
+    const fakes = await sharedWalletFakes()
     seed = {
+      walletAddress: account.address,
+      session: signedIn.body.session_token,
+      signed: await signedChallenge(t, newAccount()),
+      tipHash: fakes.chain.addTx({ to: TIP_ADDRESS, value: 5n, confirmations: 3, from: account.address }),
       alice,
       bob,
       root,

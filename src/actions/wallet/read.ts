@@ -54,6 +54,7 @@ export const myWallet = defineAction({
   output: MyWalletResult,
   errors: ['session_invalid'],
   paging: [{ cursor: 'after', items: ['receipts'], next: 'next_cursor', hasMore: 'has_more' }],
+  mcp: { title: 'Read your wallet session, links and tip receipts' },
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)
     const page = await receiptsOf(ctx.db, session.address, {
