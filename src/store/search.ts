@@ -238,66 +238,63 @@ type ContributionRow = Parameters<typeof toContribution>[0] & Extra
 type MemoryRow = Parameters<typeof toMemoryRevision>[0] & Extra
 type FeedbackRow = Parameters<typeof toFeedbackReport>[0] & Extra
 
-function contributionFound(r: GroupRequest, row: ContributionRow): Found {
-  // Through the one masking mapper: a quarantined row would carry no text (the query excludes them).
+type Searched = Parameters<typeof attribution>[0] & {
+  id: number
+  created_at: string
+  quarantined: boolean
+  content: string | null
+}
+type Specific = Pick<Hit, 'title' | 'memory_id' | 'version' | 'thread_id' | 'room' | 'kind'>
+
+/** A hit from a record that went through its type's one masking mapper, with the fields only its type has. */
+function found(r: GroupRequest, row: Extra, record: Searched, specific: Specific): Found {
+  return {
+    hit: {
+      ...common(r, record.id),
+      ...specific,
+      created_at: record.created_at,
+      quarantined: record.quarantined,
+      ...attribution(record),
+    },
+    text: record.content ?? '',
+    rowid: Number(row.search_rowid),
+    marked: row.marked,
+  }
+}
+
+const contributionFound = (r: GroupRequest, row: ContributionRow): Found => {
   const c = toContribution(row)
-  return {
-    hit: {
-      ...common(r, c.id),
-      title: null,
-      memory_id: null,
-      version: null,
-      thread_id: c.thread_id,
-      room: c.room,
-      kind: c.kind,
-      created_at: c.created_at,
-      quarantined: c.quarantined,
-      ...attribution(c),
-    },
-    text: c.content ?? '',
-    rowid: Number(row.search_rowid),
-    marked: row.marked,
-  }
+  return found(r, row, c, {
+    title: null,
+    memory_id: null,
+    version: null,
+    thread_id: c.thread_id,
+    room: c.room,
+    kind: c.kind,
+  })
 }
 
-function memoryFound(r: GroupRequest, row: MemoryRow): Found {
+const memoryFound = (r: GroupRequest, row: MemoryRow): Found => {
   const m = toMemoryRevision(row)
-  return {
-    hit: {
-      ...common(r, m.id),
-      title: m.title,
-      memory_id: m.memory_id,
-      version: m.version,
-      thread_id: null,
-      room: null,
-      kind: m.kind,
-      created_at: m.created_at,
-      quarantined: m.quarantined,
-      ...attribution(m),
-    },
-    text: m.content ?? '',
-    rowid: Number(row.search_rowid),
-    marked: row.marked,
+  const specific = {
+    title: m.title,
+    memory_id: m.memory_id,
+    version: m.version,
+    thread_id: null,
+    room: null,
+    kind: m.kind,
   }
+  return found(r, row, m, specific)
 }
 
-function feedbackFound(r: GroupRequest, row: FeedbackRow): Found {
+const feedbackFound = (r: GroupRequest, row: FeedbackRow): Found => {
   const f = toFeedbackReport(row, null)
-  return {
-    hit: {
-      ...common(r, f.id),
-      title: null,
-      memory_id: null,
-      version: null,
-      thread_id: null,
-      room: null,
-      kind: f.category,
-      created_at: f.created_at,
-      quarantined: f.quarantined,
-      ...attribution(f),
-    },
-    text: f.content ?? '',
-    rowid: Number(row.search_rowid),
-    marked: row.marked,
-  }
+  return found(r, row, f, {
+    title: null,
+    memory_id: null,
+    version: null,
+    thread_id: null,
+    room: null,
+    kind: f.category,
+  })
 }

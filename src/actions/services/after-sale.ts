@@ -19,7 +19,7 @@ import {
   type OrderRow,
 } from '../../store/orders.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
-import { orderView, ownOrder } from './common.ts'
+import { orderView, sessionOrder } from './common.ts'
 
 const ORDER_ERRORS = ['session_invalid', 'not_found', 'order_not_yours', 'state_conflict'] as const
 
@@ -30,8 +30,7 @@ async function changeOwnOrder(
   allowed: (order: OrderRow) => boolean,
   changes: (order: OrderRow) => OrderChanges,
 ) {
-  const session = await requireSession(ctx, input.session_token)
-  await ownOrder(ctx.db, input.order_id, session.address)
+  await sessionOrder(ctx, input)
   const order = (await lockOrder(ctx.db, input.order_id)) as OrderRow
   if (!allowed(order)) {
     throw new ServiceError('state_conflict', `Order ${order.id} is ${order.state}; this does not apply to it now.`)

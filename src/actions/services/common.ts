@@ -5,6 +5,7 @@ import { atomicAmount, USDC_BASE, X402_NETWORK, type CatalogEntry } from '../../
 import type { Payments } from '../../payments/x402.ts'
 import type { Db } from '../../store/database.ts'
 import { findOrder, type OrderRow, type OrderState } from '../../store/orders.ts'
+import { requireSession } from '../wallet/session.ts'
 
 /** Payments are active when the operators configured a catalog (the config then requires payee and facilitator). */
 export async function requirePayments(ctx: ActionContext): Promise<Payments> {
@@ -31,6 +32,15 @@ export function findService(ctx: ActionContext, id: string): CatalogEntry {
   const service = ctx.config.services.find((s) => s.id === id)
   if (!service) throw new ServiceError('unknown_service', `No service "${id.slice(0, 64)}": see GET /api/services.`)
   return service
+}
+
+/** The order named in a request, of the wallet whose live session the request carries. */
+export async function sessionOrder(
+  ctx: ActionContext,
+  input: { session_token: string; order_id: string },
+): Promise<OrderRow> {
+  const session = await requireSession(ctx, input.session_token)
+  return ownOrder(ctx.db, input.order_id, session.address)
 }
 
 /** An order of the signed-in wallet; orders belong to the wallet, across its sessions. */

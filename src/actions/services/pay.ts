@@ -3,8 +3,8 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { PayInput, PayResult } from '../../schemas/services.ts'
 import { findOrder, updateSettlement, type OrderRow } from '../../store/orders.ts'
-import { requireSession, SESSION_COOKIE } from '../wallet/session.ts'
-import { ownOrder, paidAnswer, paymentRequiredAnswer, requirePayments, settlementPending } from './common.ts'
+import { SESSION_COOKIE } from '../wallet/session.ts'
+import { paidAnswer, paymentRequiredAnswer, requirePayments, sessionOrder, settlementPending } from './common.ts'
 import { requirementOf, settleRecorded } from './settlement.ts'
 
 const MISMATCH = {
@@ -48,8 +48,7 @@ export const pay = defineAction({
   ],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
-    const session = await requireSession(ctx, input.session_token)
-    const order = await ownOrder(ctx.db, input.order_id, session.address)
+    const order = await sessionOrder(ctx, input)
     const header = input.payment_signature
     if (order.state !== 'awaiting_payment') return answerSettled(ctx, order, header)
     if (order.settle_started_at !== null) throw settlementPending()

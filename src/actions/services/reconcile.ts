@@ -6,8 +6,8 @@ import { X402_NETWORK } from '../../payments/catalog.ts'
 import type { PaymentPayload } from '../../payments/x402.ts'
 import { OrderActionInput, ReconcileResult, type RECONCILE_OUTCOMES } from '../../schemas/services.ts'
 import { findOrder, updateSettlement, type OrderRow } from '../../store/orders.ts'
-import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
-import { orderView, ownOrder, requirePayments, settlementPending } from './common.ts'
+import { SESSION_FROM_COOKIE } from '../wallet/session.ts'
+import { orderView, requirePayments, sessionOrder, settlementPending } from './common.ts'
 import { markPaid, releasedChanges, settleRecorded } from './settlement.ts'
 
 type Outcome = (typeof RECONCILE_OUTCOMES)[number]
@@ -48,8 +48,7 @@ export const reconcile = defineAction({
   ],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
-    const session = await requireSession(ctx, input.session_token)
-    const order = await ownOrder(ctx.db, input.order_id, session.address)
+    const order = await sessionOrder(ctx, input)
     if (order.state !== 'awaiting_payment' || order.settle_started_at === null || order.payment_payload === null) {
       return answer('nothing_pending', order)
     }
