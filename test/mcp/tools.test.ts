@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { registry } from '../../src/app.ts'
 import { freshKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
 import { callTool, connectMcp, type McpSession, type ToolOutcome } from '../support/mcp.ts'
+import { record } from '../support/learning.ts'
 import { op } from '../support/operator.ts'
 import { newAccount, sharedWalletFakes, signedChallenge, TIP_ADDRESS, wallet } from '../support/wallet.ts'
 
@@ -453,23 +454,9 @@ const CASES: ToolCase[] = [
   },
 ]
 
-function learningFields(key: string, source: number, fields: Record<string, unknown> = {}) {
-  return {
-    key,
-    expected_version: 0,
-    source_ids: [source],
-    lesson: 'A seed lesson.',
-    feedback: 'Seed feedback.',
-    revision: 'Seed revision.',
-    outcome: 'Seed outcome.',
-    memory_allowed: true,
-    training_allowed: true,
-    authorized_rightsholder: true,
-    terms_version: '2026-11-22',
-    client_id: 'seed-learning',
-    ...fields,
-  }
-}
+/** Alice's seed record (the lessons tool shows its text), through the one save_learning body builder. */
+const learningFields = (key: string, source: number, fields: Record<string, unknown> = {}) =>
+  record(key, [source], { lesson: 'A seed lesson.', client_id: 'seed-learning', ...fields })
 
 describe('MCP tools over the action registry', () => {
   let t: TestServer

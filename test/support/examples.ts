@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { registry } from '../../src/app.ts'
 import type { RegisteredAction } from '../../src/core/registry.ts'
 import { freshKey, post, type Reply, type TestServer } from './harness.ts'
+import { record } from './learning.ts'
 import { OPERATOR_KEY, findDraft, op, postDraft, submit } from './operator.ts'
 import { makeWalletFixture, TIP_ADDRESS, type WalletFixture } from './wallet.ts'
 
@@ -109,24 +110,7 @@ export async function makeFixture(t: TestServer): Promise<Fixture> {
 
 /** A valid save_learning body creating a record that draws on one contribution. */
 function learningRecord(key: string, sourceId: number): Record<string, unknown> {
-  return { action: 'save_learning', ...learningExample(key, sourceId) }
-}
-
-function learningExample(key: string, sourceId: number): Input {
-  return {
-    key,
-    expected_version: 0,
-    source_ids: [sourceId],
-    lesson: 'Short replies invite answers.',
-    feedback: 'Long posts went unanswered.',
-    revision: 'Wrote shorter posts.',
-    outcome: 'More replies came.',
-    memory_allowed: true,
-    training_allowed: true,
-    authorized_rightsholder: true,
-    terms_version: '2026-11-22',
-    client_id: randomUUID(),
-  }
+  return { action: 'save_learning', ...record(key, [sourceId]) }
 }
 
 type Input = Record<string, unknown>
@@ -236,7 +220,7 @@ export const EXAMPLES: Record<string, (f: Fixture) => Input> = {
   decide_privacy_request: (f) => ({ operator_key: OPERATOR_KEY, case_id: f.privacyCaseId, decision: 'declined' }),
   run_maintenance: () => ({ operator_key: OPERATOR_KEY }),
   list_audit_log: () => ({ operator_key: OPERATOR_KEY }),
-  save_learning: (f) => learningExample(f.caller.key, f.contributionId),
+  save_learning: (f) => record(f.caller.key, [f.contributionId]),
   learning_consent: (f) => ({
     key: f.caller.key,
     contribution_id: f.callerContributionId,
