@@ -349,7 +349,11 @@ const CASES: ToolCase[] = [
   {
     tool: 'unlink_wallet',
     args: (s) => ({ key: s.bob.key }),
-    check: async (outcome) => assert.equal(outcome.body.participant_id !== undefined, true),
+    check: async (outcome, t, s) => {
+      assert.equal(outcome.body.participant_id, s.bob.id)
+      const mine = await wallet<{ linked_participants: unknown[] }>(t, 'my_wallet', { session_token: s.session })
+      assert.deepEqual(mine.body.linked_participants, [], 'the link made by link_wallet is gone')
+    },
     untrusted: false,
   },
   {
