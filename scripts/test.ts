@@ -6,8 +6,10 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { dropTestSchemas } from '../test/support/database.ts'
+import { dropTestSchemas, testRunTag } from '../test/support/database.ts'
 
+// Fixed before the files start, so each names its PostgreSQL schemas after this run (see testRunTag).
+testRunTag()
 const files = process.argv.slice(2)
 const patterns = files.length ? files : ['test/**/*.test.ts']
 const dialects = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']

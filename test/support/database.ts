@@ -24,7 +24,7 @@ export async function freshDatabase(options: { file?: boolean } = {}): Promise<T
   }
   const base = process.env.TEST_DATABASE_URL
   if (!base) throw new Error('TEST_DIALECT=postgres needs TEST_DATABASE_URL')
-  const schema = `t_${randomBytes(6).toString('hex')}`
+  const schema = `t_${testRunTag()}_${randomBytes(6).toString('hex')}`
   await adminQuery(base, `create schema ${schema}`)
   const separator = base.includes('?') ? '&' : '?'
   return {
@@ -35,15 +35,38 @@ export async function freshDatabase(options: { file?: boolean } = {}): Promise<T
   }
 }
 
-/** Drops every schema the test files made (scripts/test.ts calls this before and after a PostgreSQL run). */
+/**
+ * Every schema of one `npm test` run carries the run's tag: its start time (base 36) and a random
+ * part. Runs sharing one database (a local run beside a CI run) then never drop each other's schemas.
+ */
+export function testRunTag(): string {
+  process.env.TEST_RUN_TAG ??= `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`
+  return process.env.TEST_RUN_TAG
+}
+
+const SCHEMA_NAME = /^t_([0-9a-z]{8})([0-9a-f]{6})_[0-9a-f]{12}$/
+/** Schemas named before runs were tagged (cleaned up once, never made again). */
+const LEGACY_SCHEMA_NAME = /^t_[0-9a-f]{12}$/
+/** Schemas of a run killed before it could clean up are dropped by a later run once they are this old. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
+
+/** Drops the schemas of this run, and those left by runs started over a day ago (scripts/test.ts). */
 export async function dropTestSchemas(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
     const { rows } = await client.query<{ name: string }>(
-      `select nspname as name from pg_namespace where nspname ~ '^t_[0-9a-f]{12}$'`,
+      `select nspname as name from pg_namespace where nspname like 't\\_%'`,
     )
-    for (const { name } of rows) await client.query(`drop schema if exists ${name} cascade`)
+    const tag = testRunTag()
+    for (const { name } of rows) {
+      if (LEGACY_SCHEMA_NAME.test(name)) await client.query(`drop schema if exists ${name} cascade`)
+      const match = SCHEMA_NAME.exec(name)
+      if (!match) continue
+      const ours = `${match[1]}${match[2]}` === tag
+      const abandoned = Date.now() - parseInt(match[1] as string, 36) > ABANDONED_AFTER_MS
+      if (ours || abandoned) await client.query(`drop schema if exists ${name} cascade`)
+    }
   } finally {
     await client.end()
   }
