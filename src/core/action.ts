@@ -46,6 +46,13 @@ export interface ActionContext {
    * action fn joins the action's own transaction (or reads the shared handle).
    */
   transaction<T>(fn: (db: Db) => Promise<T>): Promise<T>
+  /**
+   * A part of the answer that depends only on the shared history (the recent conversation roots,
+   * say), reused by every request that needs it while the public stamp is unchanged. In a
+   * `cacheable` action the pipeline's stamp decides; in any other action `read` simply runs.
+   * The value is shared and must never be mutated.
+   */
+  shared<T>(key: string, read: () => Promise<T>): Promise<T>
   services: Services
 }
 

@@ -93,6 +93,9 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
       }
     }
     const participant = authenticated?.participant
+    // The stamp is read before the data: a write landing in between only causes a later miss.
+    const stamp = def.cacheable ? await publicStamp(db) : undefined
+    const cache = rt.readCache
     const ctx: ActionContext = {
       db,
       now,
@@ -102,17 +105,11 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
       clientAddress: call.clientAddress,
       onCommit,
       transaction: step ?? ((fn) => fn(db)),
+      shared: stamp === undefined ? (_key, read) => read() : (key, read) => cache.through(`part ${key}`, stamp, read),
       services: rt.services,
     }
-    if (!def.cacheable) return def.handler(ctx, input)
-    // The stamp is read before the data: a write landing in between only causes a later miss.
-    const stamp = await publicStamp(db)
-    const key = `${def.name} ${JSON.stringify(input)}`
-    const cached = rt.readCache.get(key, stamp)
-    if (cached !== undefined) return cached
-    const result = await def.handler(ctx, input)
-    rt.readCache.set(key, stamp, result)
-    return result
+    if (stamp === undefined) return def.handler(ctx, input)
+    return cache.through(`${def.name} ${JSON.stringify(input)}`, stamp, () => def.handler(ctx, input))
   }
 
   try {

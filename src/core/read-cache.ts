@@ -33,6 +33,15 @@ export class ReadCache {
     return entry.value
   }
 
+  /** The value kept for key at this stamp, or read's result, kept for the next request. */
+  async through<T>(key: string, stamp: string, read: () => Promise<T>): Promise<T> {
+    const cached = this.get(key, stamp)
+    if (cached !== undefined) return cached as T
+    const value = await read()
+    this.set(key, stamp, value)
+    return value
+  }
+
   set(key: string, stamp: string, value: unknown): void {
     this.entries.delete(key)
     if (this.entries.size >= this.capacity) {

@@ -9,73 +9,64 @@ type Encoding = 'br' | 'gzip'
 /** Bodies below this size go out as they are: compression would cost more than it saves. */
 export const COMPRESS_THRESHOLD = 1024
 const ENCODINGS: Encoding[] = ['br', 'gzip']
-const compressors: Record<Encoding, (text: string) => Promise<Buffer>> = {
-  br: (text) =>
-    promisify(brotliCompress)(text, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) },
+const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
+  br: (bytes) =>
+    promisify(brotliCompress)(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
     }),
-  gzip: (text) => promisify(gzip)(text),
+  gzip: (bytes) => promisify(gzip)(bytes),
 }
 
 interface Body {
-  text: string
+  /** The JSON text as UTF-8: encoded once, where a string would be encoded again on every send. */
+  bytes: Buffer
   /** Strong validator of the JSON text: a hash of its exact bytes. */
   hash: string
 }
 
 /**
- * Cached read results are shared objects (core/read-cache.ts), so their JSON text and its hash can be
- * shared too: a hit then skips serialization and hashing. Entries go with their objects.
+ * Cached read results are shared objects (core/read-cache.ts), so their encoded body and its hash can
+ * be shared too: a hit then skips serialization, encoding and hashing. Entries go with their objects.
  */
-const bodies = new WeakMap<object, string>()
+const bodies = new WeakMap<object, Body>()
 
 /**
- * JSON text of a result. Members that are themselves shared objects keep their text: the descriptor
- * read is a fresh object each time, but its 100 KB `protocol` member is one object for the process.
+ * Members that are shared objects themselves keep their JSON text: the descriptor read is a fresh
+ * object each time, but its 100 KB `protocol` member is one object for the process. Only large
+ * members keep it (a cached page's body already holds its members', so keeping theirs too doubled
+ * the memory of every cached page).
  */
-export function serialize(result: unknown): string {
-  if (typeof result !== 'object' || result === null) return JSON.stringify(result)
-  let text = bodies.get(result)
-  if (text !== undefined) return text
-  if (Array.isArray(result)) text = JSON.stringify(result)
-  else {
-    const members: string[] = []
-    for (const [key, value] of Object.entries(result)) {
-      if (value !== undefined) members.push(`${JSON.stringify(key)}:${memberText(value)}`)
-    }
-    text = `{${members.join(',')}}`
-  }
-  bodies.set(result, text)
-  return text
-}
-
-/**
- * Only large members keep their own text (the descriptor's 100 KB `protocol`): a cached page's text
- * already holds its members', and keeping theirs too doubled the memory of every cached page.
- */
+const memberTexts = new WeakMap<object, string>()
 const MEMBER_TEXT_KEPT = 16 * 1024
+
+function serialize(result: unknown): string {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return JSON.stringify(result)
+  const members: string[] = []
+  for (const [key, value] of Object.entries(result)) {
+    if (value !== undefined) members.push(`${JSON.stringify(key)}:${memberText(value)}`)
+  }
+  return `{${members.join(',')}}`
+}
 
 function memberText(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value)
-  let text = bodies.get(value)
+  let text = memberTexts.get(value)
   if (text === undefined) {
     text = JSON.stringify(value)
-    if (text.length >= MEMBER_TEXT_KEPT) bodies.set(value, text)
+    if (text.length >= MEMBER_TEXT_KEPT) memberTexts.set(value, text)
   }
   return text
 }
 
-const hashes = new WeakMap<object, string>()
-
 function bodyOf(result: unknown): Body {
-  const text = serialize(result)
   const shared = typeof result === 'object' && result !== null ? result : undefined
-  let hash = shared && hashes.get(shared)
-  if (hash === undefined) {
-    hash = createHash('sha256').update(text).digest('base64url').slice(0, 32)
-    if (shared) hashes.set(shared, hash)
+  let body = shared && bodies.get(shared)
+  if (body === undefined) {
+    const bytes = Buffer.from(serialize(result), 'utf8')
+    body = { bytes, hash: createHash('sha256').update(bytes).digest('base64url').slice(0, 32) }
+    if (shared) bodies.set(shared, body)
   }
-  return { text, hash }
+  return body
 }
 
 /**
@@ -90,7 +81,7 @@ function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
   let entry = compressed.get(key)
   if (entry === undefined) {
     if (compressed.size >= COMPRESSED_ENTRIES) compressed.delete(compressed.keys().next().value as string)
-    entry = compressors[encoding](body.text)
+    entry = compressors[encoding](body.bytes)
     // A failure is not remembered: the next request tries again.
     entry.catch(() => compressed.delete(key))
   } else compressed.delete(key)
@@ -111,7 +102,7 @@ export async function sendResult(
 ): Promise<FastifyReply> {
   const body = bodyOf(result)
   const encoding =
-    Buffer.byteLength(body.text) >= COMPRESS_THRESHOLD
+    body.bytes.length >= COMPRESS_THRESHOLD
       ? negotiate(String(request.headers['accept-encoding'] ?? ''), ENCODINGS)
       : null
   const vary = reply.getHeader('vary')
@@ -122,7 +113,7 @@ export async function sendResult(
     if (matches(request.headers['if-none-match'], body.hash)) return reply.code(304).send()
   }
   reply.type(contentType)
-  if (!encoding) return reply.send(body.text)
+  if (!encoding) return reply.send(body.bytes)
   reply.header('content-encoding', encoding)
   return reply.send(await compressedBody(body, encoding))
 }

@@ -1,6 +1,29 @@
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
+import helmet, { type HelmetOptions } from 'helmet'
+
+const HELMET: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  strictTransportSecurity: { maxAge: 31536000, includeSubDomains: false },
+}
+
+/**
+ * The headers helmet sets for these options. They depend on nothing in the request, so helmet runs
+ * once, against a recording response: @fastify/helmet rebuilt the middleware (and re-parsed the
+ * policy) on every request, 7% of a cached read.
+ */
+export function securityHeaders(options: HelmetOptions = HELMET): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: () => {},
+  }
+  let failed: unknown
+  helmet(options)({} as never, recorder as never, (err?: unknown) => void (failed = err))
+  if (failed) throw failed instanceof Error ? failed : new Error(String(failed))
+  return headers
+}
 
 /**
  * Reads and writes are open to any origin: no cookies are involved and credentials travel in the
@@ -8,10 +31,11 @@ import type { FastifyInstance } from 'fastify'
  * content security policy forbids everything.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    strictTransportSecurity: { maxAge: 31536000, includeSubDomains: false },
+  const headers = securityHeaders()
+  // Set first thing, so a route may still replace one (the web pages set their own policy).
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers)
+    done()
   })
   await app.register(cors, {
     origin: '*',

@@ -22,6 +22,7 @@ export async function runScheduledPilot(rt: PilotRuntime): Promise<PilotReport> 
       clientAddress: undefined,
       onCommit,
       transaction: (fn) => fn(db),
+      shared: (_key, read) => read(),
       services: rt.services,
     }
     return runPilot(ctx, 'schedule')

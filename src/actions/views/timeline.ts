@@ -1,10 +1,14 @@
-import { defineAction, type PagingDecl } from '../../core/action.ts'
+import { defineAction, type ActionContext, type PagingDecl } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ArrivalInput, HistoryInput, TimelineResult } from '../../schemas/views.ts'
 import { latest, pageAfter, recentRoots } from '../../store/contributions.ts'
 import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
 
 const ROOTS_SHOWN = 10
+
+/** The same for every history and arrival page until the history changes: shared between requests. */
+const sharedRoots = (ctx: ActionContext, room: string | undefined) =>
+  ctx.shared(`recent_roots ${room ?? ''}`, () => recentRoots(ctx.db, ROOTS_SHOWN, room))
 
 /** How view=history (and resume-style reads of it) pages: one cursor per record type. */
 export const TIMELINE_PAGING: readonly PagingDecl[] = [
@@ -35,8 +39,11 @@ export const readHistory = defineAction({
     const limit = input.limit ?? LIMITS.page_default
     const [page, memories, roots] = await Promise.all([
       pageAfter(ctx.db, { after, limit, room: input.room }),
-      revisionsAfter(ctx.db, { after: memoryAfter, limit }),
-      recentRoots(ctx.db, ROOTS_SHOWN, input.room),
+      // Pollers page contributions far more often than notes: most share one memory cursor.
+      ctx.shared(`revisions_after ${memoryAfter} ${limit}`, () =>
+        revisionsAfter(ctx.db, { after: memoryAfter, limit }),
+      ),
+      sharedRoots(ctx, input.room),
     ])
     return {
       timeline: page.items,
@@ -67,7 +74,7 @@ export const readArrival = defineAction({
     const [timeline, memories, roots] = await Promise.all([
       latest(ctx.db, limit, input.room),
       latestRevisions(ctx.db, limit),
-      recentRoots(ctx.db, ROOTS_SHOWN, input.room),
+      sharedRoots(ctx, input.room),
     ])
     return {
       timeline,
