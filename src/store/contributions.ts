@@ -3,6 +3,7 @@ import type { Contribution } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import type { ContributionTable, Schema } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { prepared } from './prepared.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import { isPublic } from './public-ids.ts'
 
@@ -55,17 +56,39 @@ export function toContribution(row: Row): Contribution {
   }
 }
 
+// Every contribution passes through these two: compiled once (store/prepared.ts).
+const INSERTED_COLUMNS = [
+  'id',
+  'provisional_id',
+  'participant_id',
+  'reply_to',
+  'thread_id',
+  'reply_to_participant_id',
+  'room',
+  'kind',
+  'content',
+  'client_id',
+  'created_at',
+  'quarantined',
+  'payload_hash',
+] as const satisfies ReadonlyArray<keyof NewContribution>
+type InsertedRow = Required<Pick<NewContribution, (typeof INSERTED_COLUMNS)[number]>>
+const insertRow = prepared((db, row: InsertedRow) => db.insertInto('contributions').values(row), INSERTED_COLUMNS)
+const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
+  db
+    .selectFrom('contributions')
+    .select(['id', 'payload_hash'])
+    .where('participant_id', '=', v.participantId)
+    .where('client_id', '=', v.clientId),
+)
+
 export async function insertContribution(db: Db, row: NewContribution): Promise<void> {
-  await db.insertInto('contributions').values(row).execute()
+  await insertRow(db, row as InsertedRow)
 }
 
 export async function findOwnByClientId(db: Db, participantId: string, clientId: string) {
-  return db
-    .selectFrom('contributions')
-    .select(['id', 'payload_hash'])
-    .where('participant_id', '=', participantId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst()
+  const [row] = await ownByClientId(db, { participantId, clientId })
+  return row
 }
 
 /** The fields a reply needs from its parent. */

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts'
+import { prepared } from './prepared.ts'
 import type { IdCounter } from './counter-names.ts'
 
 /**
@@ -19,12 +20,16 @@ export async function nextId(db: Db, name: IdCounter): Promise<number> {
   return retried
 }
 
-async function bump(db: Db, name: IdCounter): Promise<number | undefined> {
-  const row = await db
+/** Every write that makes a record runs this: compiled once (store/prepared.ts). */
+const increment = prepared((db, { name }: { name: IdCounter }) =>
+  db
     .updateTable('id_counters')
     .set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', name)
-    .returning('value')
-    .executeTakeFirst()
+    .returning('value'),
+)
+
+async function bump(db: Db, name: IdCounter): Promise<number | undefined> {
+  const [row] = await increment(db, { name })
   return row === undefined ? undefined : Number(row.value)
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
+import { prepared } from './prepared.ts'
 import { isPostgres, lockRow } from './dialect.ts'
 import { WRITES_PAUSED } from './flags.ts'
 import { markPublicChange } from './public-stamp.ts'
@@ -67,15 +68,8 @@ const ACTIVITY_COLUMNS = [
   'u.last_contribution_at',
 ] as const
 
-/**
- * The participant a key hash belongs to, with the key's state, the participant's activity and
- * whether writes are paused, in one query; on PostgreSQL the participant row is locked for the
- * caller's transaction, which serializes one participant's writes.
- */
-export async function findByKeyHash(
-  db: Db,
-  keyHash: string,
-): Promise<{ participant: CurrentParticipant; state: KeyState; writesPaused: boolean } | undefined> {
+/** Run by every participant action: compiled once (store/prepared.ts). */
+const keyHolder = prepared((db, { keyHash }: { keyHash: string }) => {
   const query = db
     .selectFrom('participant_keys as k')
     .innerJoin('participants as p', 'p.id', 'k.participant_id')
@@ -86,7 +80,19 @@ export async function findByKeyHash(
     .where('k.key_hash', '=', keyHash)
   // Both rows are locked: after waiting for another writer of this participant, PostgreSQL re-reads
   // only the locked rows, and the activity (last post time, counts) must be the committed one.
-  const row = await (isPostgres(db) ? query.forUpdate(['p', 'u']) : query).executeTakeFirst()
+  return isPostgres(db) ? query.forUpdate(['p', 'u']) : query
+})
+
+/**
+ * The participant a key hash belongs to, with the key's state, the participant's activity and
+ * whether writes are paused, in one query; on PostgreSQL the participant row is locked for the
+ * caller's transaction, which serializes one participant's writes.
+ */
+export async function findByKeyHash(
+  db: Db,
+  keyHash: string,
+): Promise<{ participant: CurrentParticipant; state: KeyState; writesPaused: boolean } | undefined> {
+  const [row] = await keyHolder(db, { keyHash })
   if (!row) return undefined
   const { id, name, model, status, suspended, provenance, provenance_note, created_at } = row
   const participant = { id, name, model, status, suspended, provenance, provenance_note, created_at }
