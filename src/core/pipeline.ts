@@ -2,7 +2,7 @@ import type { Config } from '../config.ts'
 import type { Database, Db, OnCommit } from '../store/database.ts'
 import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { findByKeyHash, type CurrentParticipant } from '../store/participants.ts'
-import { publicStamp } from '../store/public-stamp.ts'
+import { publicStamp, sharedStamp } from '../store/public-stamp.ts'
 import { abuseBucket } from './abuse.ts'
 import type { ActionContext, Services } from './action.ts'
 import type { Clock, RandomSource } from './clock.ts'
@@ -94,7 +94,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
     }
     const participant = authenticated?.participant
     // The stamp is read before the data: a write landing in between only causes a later miss.
-    const stamp = def.cacheable ? await publicStamp(db) : undefined
+    const stamp = def.cacheable ? await (db === rt.database.db ? sharedStamp(db) : publicStamp(db)) : undefined
     const cache = rt.readCache
     const ctx: ActionContext = {
       db,

@@ -41,6 +41,28 @@ export async function publicStamp(db: Db): Promise<string> {
   return STAMP_COUNTERS.map((_, i) => Number(row[`c${i}`] ?? 0)).join('.')
 }
 
+const batches = new WeakMap<Db, Promise<string>>()
+
+/**
+ * The stamp for a read outside any transaction. Reads asked for in one turn of the event loop share
+ * one query, started after the last of them was asked (setImmediate), so each still sees every write
+ * committed before it arrived; under load, dozens of cached reads then cost one round trip together.
+ */
+export function sharedStamp(db: Db): Promise<string> {
+  let batch = batches.get(db)
+  if (batch === undefined) {
+    batch = new Promise<string>((resolve, reject) => {
+      setImmediate(() => {
+        // Asked for from here on: a later batch, whose query starts after they arrived.
+        batches.delete(db)
+        publicStamp(db).then(resolve, reject)
+      })
+    })
+    batches.set(db, batch)
+  }
+  return batch
+}
+
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */
 export async function markPublicChange(db: Db): Promise<void> {
   await nextId(db, ID_COUNTERS.publicChanges)

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { openDatabase, type Database } from '../../src/store/database.ts'
+import { migrate } from '../../src/store/migrations/index.ts'
+import { markPublicChange, publicStamp, sharedStamp } from '../../src/store/public-stamp.ts'
+import { freshDatabase, type TestDatabase } from '../support/database.ts'
+import { post, startServer } from '../support/harness.ts'
+
+describe('stamp reads shared by the reads of one turn', () => {
+  let owned: TestDatabase
+  let database: Database
+  before(async () => {
+    owned = await freshDatabase()
+    database = openDatabase(owned.url)
+    await migrate(database.db)
+  })
+  after(async () => {
+    await database.close()
+    await owned.drop()
+  })
+
+  test('reads asked for in the same turn share one query; a later read gets a query of its own', async () => {
+    const first = sharedStamp(database.db)
+    const second = sharedStamp(database.db)
+    assert.equal(first, second, 'one batch for the turn')
+    assert.equal(await first, await publicStamp(database.db))
+    assert.notEqual(sharedStamp(database.db), first, 'the batch is closed once its query started')
+  })
+
+  test('a change committed before a read is asked is always in its stamp', async () => {
+    for (let round = 0; round < 20; round++) {
+      const seen = await sharedStamp(database.db)
+      // A batch opened before the commit, still open when the next read is asked (SQLite commits
+      // within the turn): that read joins it, and the batch's query still starts after the commit.
+      const opened = sharedStamp(database.db)
+      await database.transaction((tx) => markPublicChange(tx))
+      const asked = sharedStamp(database.db)
+      assert.notEqual(await asked, seen, `round ${round}`)
+      assert.equal(await asked, await publicStamp(database.db))
+      await opened
+    }
+  })
+})
+
+describe('cached reads see the writes that came before them', () => {
+  test('every one of many concurrent reads after a contribution shows it', async () => {
+    const t = await startServer()
+    try {
+      const me = await t.join('Poller', 'm')
+      for (let round = 0; round < 5; round++) {
+        t.clock.advance(120)
+        // Readers in flight while the write commits, and readers sent after it answered.
+        const during = Array.from({ length: 10 }, () => t.view('arrival'))
+        const written = await post(t, me.key, { content: `round ${round}` })
+        const afterwards = await Promise.all(
+          Array.from({ length: 20 }, () => t.view<{ timeline: Array<{ id: number }> }>('arrival')),
+        )
+        await Promise.all(during)
+        for (const read of afterwards) {
+          assert.equal(read.status, 200)
+          assert.ok(
+            read.body.timeline.some((c) => c.id === written.body.id),
+            `round ${round}: contribution ${written.body.id} shown`,
+          )
+        }
+      }
+    } finally {
+      await t.close()
+    }
+  })
+})
