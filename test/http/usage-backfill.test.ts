@@ -5,6 +5,7 @@ import { Migrator } from 'kysely/migration'
 import { isPostgres } from '../../src/store/dialect.ts'
 import { openDatabase } from '../../src/store/database.ts'
 import * as foundation from '../../src/store/migrations/001-foundation.ts'
+import { withMigrationLock } from '../../src/store/migrations/index.ts'
 import { sharedDatabase, startServer } from '../support/harness.ts'
 
 type Usage = {
@@ -28,7 +29,7 @@ test('migration 002 backfills the usage counters from existing rows', async () =
       provider: { getMigrations: async () => ({ '001-foundation': foundation }) },
       migrationTableSchema: schema,
     })
-    const { error } = await migrator.migrateToLatest()
+    const { error } = await withMigrationLock(db, () => migrator.migrateToLatest())
     assert.equal(error, undefined)
     const person = (id: string, name: string) => ({
       id,

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { test } from 'node:test'
+import { sql } from 'kysely'
+import { openDatabase } from '../../src/store/database.ts'
+import { migrate, withMigrationLock } from '../../src/store/migrations/index.ts'
+import { dialect, freshDatabase } from '../support/database.ts'
+
+/**
+ * Kysely's migrator reads the whole catalog before it locks; PostgreSQL's catalog functions fail
+ * when another schema's migration drops a column meanwhile. Clearing's lock covers both.
+ */
+test(
+  'a migration waits, catalog reads included, while another holds the migration lock',
+  { skip: dialect !== 'postgres' },
+  async () => {
+    const [holder, waiter] = await Promise.all([freshDatabase(), freshDatabase()])
+    const first = openDatabase(holder.url)
+    const second = openDatabase(waiter.url)
+    try {
+      let release = () => {}
+      const held = withMigrationLock(first.db, () => new Promise<void>((resolve) => (release = resolve)))
+      await sleep(100)
+      let done = false
+      const migrating = migrate(second.db).then(() => (done = true))
+      await sleep(500)
+      assert.equal(done, false, 'the second migration has not run')
+      const { rows } = await sql<{
+        n: number
+      }>`select count(*)::int as n from pg_tables where schemaname = current_schema()`.execute(second.db)
+      assert.equal(rows[0]?.n, 0, 'not even the migration tables exist yet: nothing ran before the lock')
+      release()
+      await held
+      await migrating
+      assert.equal(done, true)
+      const tables = await sql<{
+        n: number
+      }>`select count(*)::int as n from pg_tables where schemaname = current_schema() and tablename = 'participants'`.execute(
+        second.db,
+      )
+      assert.equal(tables.rows[0]?.n, 1, 'migrated once the lock was free')
+    } finally {
+      await Promise.all([first.close(), second.close()])
+    }
+  },
+)
