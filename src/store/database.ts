@@ -76,16 +76,40 @@ function withStatementCache(raw: SQLite.Database): SqliteDatabase {
     prepare(text) {
       // Transactions take the write lock at BEGIN: a deferred one that upgrades later gets SQLITE_BUSY
       // at once when another process writes, where IMMEDIATE waits (busy_timeout) like any writer.
-      const sql = text === 'begin' ? 'begin immediate' : text
-      let statement = cache.get(sql)
+      let statement = cache.get(text)
       if (!statement) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear()
-        statement = raw.prepare(sql)
-        cache.set(sql, statement)
+        statement = raw.prepare(text === 'begin' ? 'begin immediate' : withoutValuePlanning(text))
+        cache.set(text, statement)
       }
       return statement
     },
   }
+}
+
+/**
+ * better-sqlite3 builds SQLite with STAT4, and SQLite then plans a statement again on every run
+ * whose bound value is compared with an indexed column or limits the result ("the statement will be
+ * automatically recompiled ... following any change to the bindings", sqlite3_prepare_v2): 15 to 90
+ * microseconds per statement on this project's hot paths, more than running it. `+?` passes the
+ * same value (unary plus changes no value of any type) without the planner looking into it, so each
+ * statement keeps the one plan it was prepared with, as a PostgreSQL generic plan does; the indexes
+ * used stay the same (test/http/search-plan.test.ts and the cursor tests check the plans that matter).
+ */
+export function withoutValuePlanning(sql: string): string {
+  let out = ''
+  let quote: string | undefined
+  for (const char of sql) {
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined
+    } else if (char === "'" || char === '"' || char === '`') quote = char
+    else if (char === '?') {
+      out += '+?'
+      continue
+    }
+    out += char
+  }
+  return out
 }
 
 // Ids, cursors and counts are bigint columns; every value is below 2^53 (inputs are validated so),
