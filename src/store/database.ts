@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely'
 import pg from 'pg'
+import { SqliteBatches } from './sqlite-batches.ts'
 import { Background } from '../core/background.ts'
 import type { Schema } from './schema.ts'
 
@@ -135,6 +136,7 @@ const RETRYABLE_PG = new Set(['40001', '40P01', '55P03'])
 const MAX_ATTEMPTS = 6
 
 function wrap(db: Db, dialect: Dialect, poolStats: Database['poolStats'] = () => undefined): Database {
+  const batches = dialect === 'sqlite' ? new SqliteBatches(db) : undefined
   const database: Database = {
     db,
     dialect,
@@ -147,7 +149,8 @@ function wrap(db: Db, dialect: Dialect, poolStats: Database['poolStats'] = () =>
         const pending: Array<() => void | Promise<void>> = []
         let result: Awaited<ReturnType<typeof fn>>
         try {
-          result = await db.transaction().execute((tx) => fn(tx, (cb) => pending.push(cb)))
+          const attempt = (tx: Tx) => fn(tx, (cb) => pending.push(cb))
+          result = await (batches ? batches.run(attempt) : db.transaction().execute(attempt))
         } catch (err) {
           if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err
           database.onRetry(errorCode(err) ?? 'unknown')

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { openDatabase, sqlitePath, type Database } from '../../src/store/database.ts'
+import { migrate } from '../../src/store/migrations/index.ts'
+import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
+
+/** Transactions of one turn share a COMMIT (store/sqlite-batches.ts); each must still stand alone. */
+describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' }, () => {
+  let file: TestDatabase
+  let database: Database
+  let observer: SQLite.Database
+  before(async () => {
+    file = await freshDatabase({ file: true })
+    database = openDatabase(file.url)
+    await migrate(database.db)
+    observer = new SQLite(sqlitePath(file.url), { readonly: true })
+  })
+  after(async () => {
+    observer?.close()
+    await database?.close()
+    await file?.drop()
+  })
+
+  const flag = (name: string) => ({ name, value: 'v', updated_at: '2026-01-01T00:00:00.000Z' })
+  const stored = (prefix: string) =>
+    (
+      observer.prepare(`select name from service_flags where name like ? order by name`).all(`${prefix}%`) as Array<{
+        name: string
+      }>
+    ).map((row) => row.name)
+
+  test('each caller is answered only once its writes are committed (another connection sees them)', async () => {
+    const seen = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        database
+          .transaction(async (tx) => {
+            await tx
+              .insertInto('service_flags')
+              .values(flag(`visible-${String(i).padStart(2, '0')}`))
+              .execute()
+            return i
+          })
+          .then((i) => stored(`visible-${String(i).padStart(2, '0')}`).length),
+      ),
+    )
+    assert.deepEqual(seen, Array(20).fill(1))
+  })
+
+  test('a failing transaction is rolled back alone; the others of its turn commit', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 9 }, (_, i) =>
+        database.transaction(async (tx) => {
+          await tx
+            .insertInto('service_flags')
+            .values(flag(`alone-${i}`))
+            .execute()
+          if (i % 3 === 1) throw new Error(`refused ${i}`)
+          return i
+        }),
+      ),
+    )
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      outcomes.map((_, i) => (i % 3 === 1 ? 'rejected' : 'fulfilled')),
+    )
+    assert.deepEqual(stored('alone-'), ['alone-0', 'alone-2', 'alone-3', 'alone-5', 'alone-6', 'alone-8'])
+  })
+
+  test('when the shared COMMIT fails, every transaction of the batch fails and nothing is stored', async () => {
+    const outcomes = await Promise.allSettled([
+      database.transaction(async (tx) => {
+        await tx.insertInto('service_flags').values(flag('commit-a')).execute()
+      }),
+      database.transaction(async (tx) => {
+        // A deferred foreign key is checked at COMMIT: this row makes the shared commit fail.
+        await sql`pragma defer_foreign_keys = on`.execute(tx)
+        await tx
+          .insertInto('participant_keys')
+          .values({ key_hash: 'orphan', participant_id: 'nobody', state: 'active', created_at: 'x' })
+          .execute()
+      }),
+      database.transaction(async (tx) => {
+        await tx.insertInto('service_flags').values(flag('commit-c')).execute()
+      }),
+    ])
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected', 'rejected'],
+    )
+    assert.deepEqual(stored('commit-'), [])
+    // The next turn's transactions commit as usual.
+    await database.transaction(async (tx) => {
+      await tx.insertInto('service_flags').values(flag('commit-later')).execute()
+    })
+    assert.deepEqual(stored('commit-'), ['commit-later'])
+  })
+})
