@@ -1,6 +1,5 @@
-import type { CompiledQuery } from 'kysely'
 import type { Db } from './database.ts'
-import { isPostgres } from './dialect.ts'
+import { prepared } from './prepared.ts'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
 
@@ -12,33 +11,19 @@ import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
 const STAMP_COUNTERS: IdCounter[] = [ID_COUNTERS.contributions, ID_COUNTERS.memoryRevisions, ID_COUNTERS.publicChanges]
 
 /**
- * Every cached read runs this query first, so it is built and compiled once per dialect, not per request.
- * A compiled query holds SQL text and parameters only: any connection or transaction of the dialect runs it.
+ * Every cached read runs this query first, so it is compiled once (store/prepared.ts). One scalar
+ * subquery per counter: SQLite answers `name in (?, ?, ?)` by building a temporary index per run,
+ * four times the cost of three primary-key lookups.
  */
-const compiled = new Map<'postgres' | 'sqlite', CompiledQuery<Record<string, number | string | null>>>()
-
-function stampQuery(db: Db) {
-  const dialect = isPostgres(db) ? 'postgres' : 'sqlite'
-  let query = compiled.get(dialect)
-  if (!query) {
-    // One scalar subquery per counter: SQLite answers `name in (?, ?, ?)` by building a temporary
-    // index per run, four times the cost of three primary-key lookups.
-    query = db
-      .selectNoFrom((eb) =>
-        STAMP_COUNTERS.map((name, i) =>
-          eb.selectFrom('id_counters').select('value').where('name', '=', name).as(`c${i}`),
-        ),
-      )
-      .compile() as CompiledQuery<Record<string, number | string | null>>
-    compiled.set(dialect, query)
-  }
-  return query
-}
+const stampRow = prepared((db) =>
+  db.selectNoFrom((eb) =>
+    STAMP_COUNTERS.map((name, i) => eb.selectFrom('id_counters').select('value').where('name', '=', name).as(`c${i}`)),
+  ),
+)
 
 export async function publicStamp(db: Db): Promise<string> {
-  const { rows } = await db.executeQuery(stampQuery(db))
-  const row = rows[0] ?? {}
-  return STAMP_COUNTERS.map((_, i) => Number(row[`c${i}`] ?? 0)).join('.')
+  const [row] = (await stampRow(db, {})) as Array<Record<string, number | string | null>>
+  return STAMP_COUNTERS.map((_, i) => Number(row?.[`c${i}`] ?? 0)).join('.')
 }
 
 const batches = new WeakMap<Db, Promise<string>>()
