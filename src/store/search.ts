@@ -8,7 +8,6 @@ import { CONTRIBUTION_COLUMNS, toContribution, withAuthor as contributionsWithAu
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 import { FEEDBACK_COLUMNS, toFeedbackReport, withAuthor as feedbackWithAuthor } from './feedback.ts'
-import { isPublic } from './public-ids.ts'
 import { REVISION_COLUMNS, revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
 
 export type Hit = Static<typeof SearchHit>
@@ -98,6 +97,9 @@ const FTS_TABLE = {
 const fts = (r: GroupRequest) => sql.ref(`ix.${FTS_TABLE[r.group.type]}`)
 const ftsSnippet = (r: GroupRequest, m: Markers) =>
   sql<string>`snippet(${fts(r)}, ${SNIPPET_COLUMN[r.group.type]}, ${m.start}, ${m.end}, '…', ${SNIPPET_TOKENS})`
+/** The base row of an index match, and its author. (`x.id > 0` in the conditions keeps provisional rows out.) */
+const onIndex = (alias: 'c' | 'm' | 'f') =>
+  sql<SqlBool>`${sql.ref(`${alias}.rowid`)} = ix.rowid and p.id = ${sql.ref(`${alias}.participant_id`)}`
 const ftsJoin = (r: GroupRequest) => sql<{ rowid: number }>`${sql.table(FTS_TABLE[r.group.type])}`.as('ix')
 
 /**
@@ -120,9 +122,7 @@ async function sqliteRows(db: Db, r: GroupRequest): Promise<Found[]> {
     const rows = await fromIndex
       .crossJoin('contributions as c')
       .crossJoin('participants as p')
-      .where(sql<SqlBool>`c.rowid = ix.rowid`)
-      .whereRef('p.id', '=', 'c.participant_id')
-      .where(isPublic('c'))
+      .where(onIndex('c'))
       .where(contributionConditions(r))
       .select([...CONTRIBUTION_COLUMNS, ...extra])
       .execute()
@@ -132,9 +132,7 @@ async function sqliteRows(db: Db, r: GroupRequest): Promise<Found[]> {
     const rows = await fromIndex
       .crossJoin('memory_revisions as m')
       .crossJoin('participants as p')
-      .where(sql<SqlBool>`m.rowid = ix.rowid`)
-      .whereRef('p.id', '=', 'm.participant_id')
-      .where(isPublic('m'))
+      .where(onIndex('m'))
       .where(memoryConditions(r))
       .select([...REVISION_COLUMNS, ...extra])
       .execute()
@@ -143,8 +141,7 @@ async function sqliteRows(db: Db, r: GroupRequest): Promise<Found[]> {
   const rows = await fromIndex
     .crossJoin('feedback as f')
     .crossJoin('participants as p')
-    .where(sql<SqlBool>`f.rowid = ix.rowid`)
-    .whereRef('p.id', '=', 'f.participant_id')
+    .where(onIndex('f'))
     .where(feedbackConditions())
     .select([...FEEDBACK_COLUMNS, ...extra])
     .execute()
