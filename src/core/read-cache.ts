@@ -20,7 +20,7 @@ export class ReadCache {
     this.capacity = capacity
   }
 
-  get(key: string, stamp: string): unknown {
+  private get(key: string, stamp: string): unknown {
     const entry = this.entries.get(key)
     if (!entry || entry.stamp !== stamp) {
       this.misses++
@@ -42,7 +42,7 @@ export class ReadCache {
     return value
   }
 
-  set(key: string, stamp: string, value: unknown): void {
+  private set(key: string, stamp: string, value: unknown): void {
     this.entries.delete(key)
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value

@@ -72,6 +72,7 @@ const INSERTED_COLUMNS = [
   'quarantined',
   'payload_hash',
 ] as const satisfies ReadonlyArray<keyof NewContribution>
+/** Every column, even the nullable ones: a prepared insert binds each, where Kysely skipped an absent one. */
 type InsertedRow = Required<Pick<NewContribution, (typeof INSERTED_COLUMNS)[number]>>
 const insertRow = prepared((db, row: InsertedRow) => db.insertInto('contributions').values(row), INSERTED_COLUMNS)
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
@@ -82,8 +83,8 @@ const ownByClientId = prepared((db, v: { participantId: string; clientId: string
     .where('client_id', '=', v.clientId),
 )
 
-export async function insertContribution(db: Db, row: NewContribution): Promise<void> {
-  await insertRow(db, row as InsertedRow)
+export async function insertContribution(db: Db, row: InsertedRow): Promise<void> {
+  await insertRow(db, row)
 }
 
 export async function findOwnByClientId(db: Db, participantId: string, clientId: string) {

@@ -53,7 +53,9 @@ describe('cached reads see the writes that came before them', () => {
         const during = Array.from({ length: 10 }, () => t.view('arrival'))
         const written = await post(t, me.key, { content: `round ${round}` })
         const afterwards = await Promise.all(
-          Array.from({ length: 20 }, () => t.view<{ timeline: Array<{ id: number }> }>('arrival')),
+          Array.from({ length: 20 }, () =>
+            t.view<{ timeline: Array<{ id: number }>; recent_conversation_roots: Array<{ id: number }> }>('arrival'),
+          ),
         )
         await Promise.all(during)
         for (const read of afterwards) {
@@ -61,6 +63,11 @@ describe('cached reads see the writes that came before them', () => {
           assert.ok(
             read.body.timeline.some((c) => c.id === written.body.id),
             `round ${round}: contribution ${written.body.id} shown`,
+          )
+          // The roots are a part shared between requests (ctx.shared): renewed with the stamp as well.
+          assert.ok(
+            read.body.recent_conversation_roots.some((c) => c.id === written.body.id),
+            `round ${round}: the new conversation is among the recent roots`,
           )
         }
       }
