@@ -9,8 +9,8 @@ import { hasPending, publicIdsOf, publishPending } from '../store/public-ids.ts'
  */
 export class Publisher {
   private readonly database: Database
-  private running: Promise<void> | undefined
-  private next: Promise<void> | undefined
+  private running: Promise<Map<number, number>> | undefined
+  private next: Promise<Map<number, number>> | undefined
 
   constructor(database: Database) {
     this.database = database
@@ -20,9 +20,12 @@ export class Publisher {
     return this.database.dialect === 'postgres'
   }
 
-  /** Resolves once every row committed before the call is public. */
-  flush(): Promise<void> {
-    if (!this.active) return Promise.resolve()
+  /**
+   * Resolves once every row committed before the call is public, with the ids the run that made them
+   * public gave (provisional -> public). Rows another instance published are not in it.
+   */
+  flush(): Promise<Map<number, number>> {
+    if (!this.active) return Promise.resolve(new Map())
     if (!this.running) {
       this.running = this.run().finally(() => {
         this.running = undefined
@@ -37,8 +40,8 @@ export class Publisher {
     return this.next
   }
 
-  private async run(): Promise<void> {
-    await this.database.transaction((tx) => publishPending(tx))
+  private run(): Promise<Map<number, number>> {
+    return this.database.priority.transaction((tx) => publishPending(tx))
   }
 
   /**
@@ -49,9 +52,11 @@ export class Publisher {
     if (!this.active) return result
     const provisional = collect(result)
     if (provisional.length === 0) return result
-    await this.flush()
-    const ids = await publicIdsOf(this.database.db, provisional)
-    return replace(result, ids)
+    const published = await this.flush()
+    // Usually the run that was awaited published every one of them; another instance's run may have.
+    const elsewhere = provisional.filter((id) => !published.has(id))
+    if (elsewhere.length === 0) return replace(result, published)
+    return replace(result, new Map([...published, ...(await publicIdsOf(this.database.db, elsewhere))]))
   }
 
   /** Publishes rows a crashed or interrupted writer left behind; run on a timer. */

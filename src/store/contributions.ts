@@ -4,8 +4,9 @@ import type { Db } from './database.ts'
 import type { ContributionTable, Schema } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { prepared } from './prepared.ts'
-import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import { isPublic } from './public-ids.ts'
+import { keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
+import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
+import { isPostgres } from './dialect.ts'
 
 export type NewContribution = Insertable<ContributionTable>
 
@@ -58,8 +59,6 @@ export function toContribution(row: Row): Contribution {
 
 // Every contribution passes through these two: compiled once (store/prepared.ts).
 const INSERTED_COLUMNS = [
-  'id',
-  'provisional_id',
   'participant_id',
   'reply_to',
   'thread_id',
@@ -72,9 +71,52 @@ const INSERTED_COLUMNS = [
   'quarantined',
   'payload_hash',
 ] as const satisfies ReadonlyArray<keyof NewContribution>
-/** Every column, even the nullable ones: a prepared insert binds each, where Kysely skipped an absent one. */
-type InsertedRow = Required<Pick<NewContribution, (typeof INSERTED_COLUMNS)[number]>>
-const insertRow = prepared((db, row: InsertedRow) => db.insertInto('contributions').values(row), INSERTED_COLUMNS)
+/**
+ * A new post: every column but its id, which the insert allocates (store/public-ids.ts). A root's
+ * thread_id is null here: it becomes the post's own id. Every column is required, even the nullable
+ * ones: a prepared insert binds each, where Kysely skipped an absent one.
+ */
+export type NewPostRow = Required<Pick<NewContribution, Exclude<(typeof INSERTED_COLUMNS)[number], 'thread_id'>>> & {
+  thread_id: number | null
+}
+
+const insertPublic = prepared(
+  (db, row: NewPostRow & { id: number; thread_id: number }) =>
+    db.insertInto('contributions').values({ ...row, provisional_id: null }),
+  ['id', ...INSERTED_COLUMNS],
+)
+/**
+ * PostgreSQL: the provisional id is drawn in the insert itself, and a root's thread_id from it, in
+ * one round trip. Values selected (not VALUES) are typed by their casts, not by the target columns.
+ */
+const insertProvisional = prepared(
+  (db, row: NewPostRow) =>
+    db
+      .with('allocated', (qc) => qc.selectNoFrom(PROVISIONAL_ID.as('id')))
+      .insertInto('contributions')
+      .columns(['id', 'provisional_id', ...INSERTED_COLUMNS])
+      .expression((outer) =>
+        outer
+          .selectFrom('allocated')
+          .select((eb) => [
+            eb.ref('allocated.id').as('id'),
+            eb.ref('allocated.id').as('provisional_id'),
+            eb.cast(eb.val(row.participant_id), 'text').as('participant_id'),
+            eb.cast(eb.val(row.reply_to), 'bigint').as('reply_to'),
+            eb.fn.coalesce(eb.cast<number>(eb.val(row.thread_id), 'bigint'), eb.ref('allocated.id')).as('thread_id'),
+            eb.cast(eb.val(row.reply_to_participant_id), 'text').as('reply_to_participant_id'),
+            eb.cast(eb.val(row.room), 'text').as('room'),
+            eb.cast(eb.val(row.kind), 'text').as('kind'),
+            eb.cast(eb.val(row.content), 'text').as('content'),
+            eb.cast(eb.val(row.client_id), 'text').as('client_id'),
+            eb.cast(eb.val(row.created_at), 'text').as('created_at'),
+            eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
+            eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
+          ]),
+      )
+      .returning('id'),
+  INSERTED_COLUMNS,
+)
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
   db
     .selectFrom('contributions')
@@ -83,8 +125,15 @@ const ownByClientId = prepared((db, v: { participantId: string; clientId: string
     .where('client_id', '=', v.clientId),
 )
 
-export async function insertContribution(db: Db, row: InsertedRow): Promise<void> {
-  await insertRow(db, row)
+/** Inserts a post with an id from the one allocator (store/public-ids.ts) and returns that id. */
+export async function insertContribution(db: Db, row: NewPostRow): Promise<number> {
+  if (isPostgres(db)) {
+    const [inserted] = await insertProvisional(db, row)
+    return Number(inserted?.id)
+  }
+  const { id } = await allocateId(db, 'contributions')
+  await insertPublic(db, { ...row, id, thread_id: row.thread_id ?? id })
+  return id
 }
 
 export async function findOwnByClientId(db: Db, participantId: string, clientId: string) {
@@ -112,10 +161,23 @@ function pageOf(query: ReturnType<typeof withAuthor>, request: PageRequest): Pro
   return keysetPage(query, 'c.id', request, toContribution, (c) => c.id)
 }
 
+// Every poll of the history runs one of these two: compiled once.
+const historyPage = preparedKeysetPage(
+  (db, _values: Record<string, never>) => withAuthor(db),
+  'c.id',
+  toContribution,
+  (c) => c.id,
+)
+const roomHistoryPage = preparedKeysetPage(
+  (db, values: { room: string }) => withAuthor(db).where('c.room', '=', values.room),
+  'c.id',
+  toContribution,
+  (c) => c.id,
+)
+
 /** The shared history after a cursor, optionally in one room. */
 export async function pageAfter(db: Db, q: PageRequest & { room?: string | undefined }): Promise<Page<Contribution>> {
-  const query = withAuthor(db)
-  return pageOf(q.room ? query.where('c.room', '=', q.room) : query, q)
+  return q.room ? roomHistoryPage(db, { room: q.room }, q) : historyPage(db, {}, q)
 }
 
 /** The newest contributions, returned oldest first so they read like a page. */

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely'
 import pg from 'pg'
+import { isStalePlan, withNamedStatements } from './pg-statements.ts'
 import { SqliteBatches } from './sqlite-batches.ts'
 import { Background } from '../core/background.ts'
 import type { Schema } from './schema.ts'
@@ -29,6 +30,12 @@ export interface Database {
   reportError: (err: unknown) => void
   /** Told of every retried transaction, with the error code that caused it (metrics). */
   onRetry: (reason: string) => void
+  /**
+   * Where short serialized work that writers wait for runs (the id publisher, core/publisher.ts): on
+   * PostgreSQL a connection of its own, so that work never queues behind those writers for a pooled
+   * connection; on SQLite the database itself.
+   */
+  readonly priority: Database
   /** PostgreSQL pool figures (metrics); undefined on SQLite, which has one connection. */
   poolStats(): { total: number; idle: number; waiting: number; max: number } | undefined
   close(): Promise<void>
@@ -120,22 +127,40 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 const POOL_MAX = 10
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX })
+  const pool = postgresPool(url, POOL_MAX)
+  const priority = wrap(kyselyOver(postgresPool(url, 1)), 'postgres')
+  return wrap(
+    kyselyOver(pool),
+    'postgres',
+    () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: POOL_MAX,
+    }),
+    priority,
+  )
+}
+
+function postgresPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max })
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {})
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
-  return wrap(db, 'postgres', () => ({
-    total: pool.totalCount,
-    idle: pool.idleCount,
-    waiting: pool.waitingCount,
-    max: POOL_MAX,
-  }))
+  return pool
 }
+
+const kyselyOver = (pool: pg.Pool) =>
+  new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) })
 
 const RETRYABLE_PG = new Set(['40001', '40P01', '55P03'])
 const MAX_ATTEMPTS = 6
 
-function wrap(db: Db, dialect: Dialect, poolStats: Database['poolStats'] = () => undefined): Database {
+function wrap(
+  db: Db,
+  dialect: Dialect,
+  poolStats: Database['poolStats'] = () => undefined,
+  priority?: Database,
+): Database {
   const batches = dialect === 'sqlite' ? new SqliteBatches(db) : undefined
   const database: Database = {
     db,
@@ -143,6 +168,9 @@ function wrap(db: Db, dialect: Dialect, poolStats: Database['poolStats'] = () =>
     reportError: (err) => console.error('after-commit task failed', err),
     onRetry: () => {},
     poolStats,
+    get priority() {
+      return priority ?? database
+    },
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         // Only the attempt that commits may schedule anything: a retried attempt's work is dropped.
@@ -168,6 +196,7 @@ function wrap(db: Db, dialect: Dialect, poolStats: Database['poolStats'] = () =>
     async close() {
       await background.settled()
       await db.destroy()
+      await priority?.close()
     },
   }
   const background = new Background((err) => database.reportError(err))
@@ -180,7 +209,12 @@ function errorCode(err: unknown): string | undefined {
 
 function isRetryable(err: unknown): boolean {
   const code = errorCode(err)
-  return code === 'SQLITE_BUSY' || (code !== undefined && RETRYABLE_PG.has(code)) || isUniqueViolation(err)
+  return (
+    code === 'SQLITE_BUSY' ||
+    (code !== undefined && RETRYABLE_PG.has(code)) ||
+    isUniqueViolation(err) ||
+    isStalePlan(err)
+  )
 }
 
 /** One test for "a unique constraint refused this row" across both engines. */

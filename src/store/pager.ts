@@ -1,4 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Db } from './database.ts'
+import { prepared } from './prepared.ts'
 
 /** One page of a cursor-paged read. */
 export interface Page<T> {
@@ -27,11 +29,43 @@ export async function keysetPage<DB, TB extends keyof DB, O, T>(
   map: (row: O) => T,
   cursorOf: (item: T) => number,
 ): Promise<Page<T>> {
-  const rows = await query
-    .where(sql<boolean>`${sql.ref(column)} > ${request.after}`)
+  const rows = await afterCursor(query, column, request.after, request.limit + 1).execute()
+  return pageOfRows(rows, request, map, cursorOf)
+}
+
+/**
+ * keysetPage for a read of fixed shape that runs on every poll (the history): the query is built and
+ * compiled once (store/prepared.ts) and run with its values, the cursor and the limit.
+ */
+export function preparedKeysetPage<P extends Record<string, unknown>, DB, TB extends keyof DB, O, T>(
+  build: (db: Db, values: P) => SelectQueryBuilder<DB, TB, O>,
+  column: string,
+  map: (row: O) => T,
+  cursorOf: (item: T) => number,
+): (db: Db, values: P, request: PageRequest) => Promise<Page<T>> {
+  const run = prepared((db, v: P & { after: number; take: number }) =>
+    afterCursor(build(db, v), column, v.after, v.take),
+  )
+  return async (db, values, request) => {
+    const rows = await run(db, { ...values, after: request.after, take: request.limit + 1 })
+    return pageOfRows(rows, request, map, cursorOf)
+  }
+}
+
+function afterCursor<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  column: string,
+  after: number,
+  take: number,
+): SelectQueryBuilder<DB, TB, O> {
+  return query
+    .where(sql<boolean>`${sql.ref(column)} > ${after}`)
     .orderBy(sql.ref(column), 'asc')
-    .limit(request.limit + 1)
-    .execute()
+    .limit(take)
+}
+
+/** One row more than the limit was asked for: its presence is has_more. */
+function pageOfRows<O, T>(rows: O[], request: PageRequest, map: (row: O) => T, cursorOf: (item: T) => number): Page<T> {
   const items = rows.slice(0, request.limit).map(map)
   const last = items.at(-1)
   return { items, hasMore: rows.length > request.limit, next: last === undefined ? request.after : cursorOf(last) }

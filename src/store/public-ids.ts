@@ -23,7 +23,10 @@ const DRAFT_ACTION = { contributions: 'contribute', memory_revisions: 'save_shar
 /** Serializes publication across instances (an arbitrary constant: "clear" in ASCII). */
 const PUBLISH_LOCK = 0x636c6561
 
-/** The id a new row is inserted with: public on SQLite, provisional (negative) on PostgreSQL. */
+/**
+ * The id a new row is inserted with: public on SQLite, provisional (negative) on PostgreSQL. A hot
+ * insert draws it in its own statement instead (PROVISIONAL_ID), saving a round trip.
+ */
 export async function allocateId(db: Db, table: PublicTable): Promise<{ id: number; provisional: number | null }> {
   if (!isPostgres(db)) return { id: await nextId(db, COUNTER[table]), provisional: null }
   const { rows } = await sql<{ id: number }>`select -nextval('provisional_ids') as id`.execute(db)
@@ -31,40 +34,46 @@ export async function allocateId(db: Db, table: PublicTable): Promise<{ id: numb
   return { id, provisional: id }
 }
 
+/** A provisional id, drawn inside an insert on PostgreSQL (see insertContribution). */
+export const PROVISIONAL_ID = sql<number>`-nextval('provisional_ids')`
+
 /**
  * Gives every committed provisional row of both tables its public id, in allocation order, and
- * returns provisional -> public. Run in a transaction of its own (PostgreSQL only). One statement per
- * table: the rows, a root's thread_id, the id counter and drafts published as that row move together.
+ * returns provisional -> public. Run in a transaction of its own (PostgreSQL only). One statement for
+ * both tables (each statement is a round trip the publishing writers wait for): per table, the rows,
+ * a root's thread_id, the id counter and drafts published as that row move together.
  */
 export async function publishPending(db: Db): Promise<Map<number, number>> {
   await sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`.execute(db)
-  const moved = new Map<number, number>()
-  for (const table of PUBLIC_TABLES) {
-    const rows = await sql<{ old: number; new: number }>`
-      with base as (select coalesce((select value from id_counters where name = ${COUNTER[table]}), 0) as top),
-      pending as (
-        select id as old, (select top from base) + row_number() over (order by id desc) as new
+  const steps = PUBLIC_TABLES.map((table, n) => {
+    const name = (step: string) => sql.id(`${step}_${n}`)
+    return sql`
+      ${name('base')} as (select coalesce((select value from id_counters where name = ${COUNTER[table]}), 0) as top),
+      ${name('pending')} as (
+        select id as old, (select top from ${name('base')}) + row_number() over (order by id desc) as new
         from ${sql.table(table)} where id < 0
       ),
-      moved as (
+      ${name('moved')} as (
         update ${sql.table(table)} t set id = p.new
           ${table === 'contributions' ? sql`, thread_id = case when t.thread_id = p.old then p.new else t.thread_id end` : sql``}
-        from pending p where t.id = p.old
+        from ${name('pending')} p where t.id = p.old
         returning p.old, p.new
       ),
-      counted as (
-        insert into id_counters (name, value) select ${COUNTER[table]}, (select top from base) + count(*) from moved
+      ${name('counted')} as (
+        insert into id_counters (name, value)
+        select ${COUNTER[table]}, (select top from ${name('base')}) + count(*) from ${name('moved')}
         having count(*) > 0
         on conflict (name) do update set value = excluded.value
       ),
-      drafts as (
-        update drafts d set post_id = m.new from moved m
+      ${name('drafts')} as (
+        update drafts d set post_id = m.new from ${name('moved')} m
         where d.post_id = m.old and d.participation_action = ${DRAFT_ACTION[table]}
-      )
-      select old, new from moved`.execute(db)
-    for (const row of rows.rows) moved.set(Number(row.old), Number(row.new))
-  }
-  return moved
+      )`
+  })
+  const moved = PUBLIC_TABLES.map((_table, n) => sql`select old, new from ${sql.id(`moved_${n}`)}`)
+  const { rows } = await sql<{ old: number; new: number }>`
+    with ${sql.join(steps, sql`,`)} ${sql.join(moved, sql` union all `)}`.execute(db)
+  return new Map(rows.map((row) => [Number(row.old), Number(row.new)]))
 }
 
 /** True when rows wait for a public id (cheap: a range scan of the primary key). */

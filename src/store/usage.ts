@@ -1,9 +1,10 @@
-import type { Selectable } from 'kysely'
+import type { QueryCreator, Selectable } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
 import { USAGE_COUNTERS as U } from './counter-names.ts'
 import type { Db } from './database.ts'
-import type { UsageParticipantTable } from './schema.ts'
+import { isPostgres } from './dialect.ts'
+import type { Schema, UsageParticipantTable } from './schema.ts'
 
 /**
  * Usage accounting behind view=usage. A write changes its participant's activity row (already
@@ -171,17 +172,33 @@ export async function findActivity(db: Db, participantId: string): Promise<Activ
   return row ?? emptyActivity(participantId)
 }
 
-/** Persists a write's usage in its transaction: one update of the activity row, one insert of deltas. */
+/**
+ * Persists a write's usage in its transaction: the activity row's update and the deltas' insert, as
+ * one statement on PostgreSQL (a data-modifying WITH: one round trip less on every write).
+ */
 export async function saveUsage(db: Db, participantId: string | null, usage: UsageChange): Promise<void> {
-  if (participantId !== null && Object.keys(usage.changes).length > 0) {
-    await db.updateTable('usage_participants').set(usage.changes).where('participant_id', '=', participantId).execute()
+  const rows = deltaRows(usage.deltas)
+  const changes = participantId !== null && Object.keys(usage.changes).length > 0 ? usage.changes : undefined
+  const update = (qc: QueryCreator<Schema>) =>
+    qc
+      .updateTable('usage_participants')
+      .set(changes ?? {})
+      .where('participant_id', '=', participantId as string)
+  if (changes && rows.length > 0 && isPostgres(db)) {
+    await db.with('activity', update).insertInto('usage_deltas').values(rows).execute()
+    return
   }
-  await appendDeltas(db, usage.deltas)
+  if (changes) await update(db).execute()
+  if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
 }
 
 export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
-  const rows = [...deltas].filter(([, delta]) => delta !== 0).map(([name, delta]) => ({ name, delta }))
+  const rows = deltaRows(deltas)
   if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
+}
+
+function deltaRows(deltas: Deltas): Array<{ name: string; delta: number }> {
+  return [...deltas].filter(([, delta]) => delta !== 0).map(([name, delta]) => ({ name, delta }))
 }
 
 /**

@@ -3,7 +3,6 @@ import type { ActionContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { findReplyTarget, insertContribution } from '../../store/contributions.ts'
-import { allocateId } from '../../store/public-ids.ts'
 import { contributionUsage } from '../../store/usage.ts'
 
 export interface NewPost {
@@ -32,14 +31,11 @@ export async function writePost(ctx: ActionContext, post: NewPost): Promise<{ id
       details: [{ path: '/reply_to', message: 'no such contribution' }],
     })
   }
-  const { id, provisional } = await allocateId(ctx.db, 'contributions')
   const createdAt = iso(ctx.now)
-  await insertContribution(ctx.db, {
-    id,
-    provisional_id: provisional,
+  const id = await insertContribution(ctx.db, {
     participant_id: post.participantId,
     reply_to: post.replyTo ?? null,
-    thread_id: target ? Number(target.thread_id) : id,
+    thread_id: target ? Number(target.thread_id) : null,
     reply_to_participant_id: target ? target.participant_id : null,
     room: post.room,
     kind: post.kind,

@@ -1,0 +1,64 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely'
+import type pg from 'pg'
+
+/**
+ * Kysely's pg driver sends every query as an unnamed statement, so PostgreSQL parses and plans each
+ * one on every run: most of the database's time on the write path, where each request sends the
+ * same few statements. Named, a statement is parsed once per connection and then only bound and run
+ * (pg keeps track of what each connection has prepared).
+ *
+ * The names are bounded: a text gets one while fewer than NAMED_LIMIT texts have one, and only when
+ * it takes parameters (a statement without any, like `begin`, costs nothing to parse). Texts that
+ * vary with a list's length (`in (...)`, multi-row inserts) thus cannot grow a connection's
+ * statements without end. A statement that a migration by another instance invalidated ("cached
+ * plan must not change result type") runs unnamed from then on; its transaction is retried
+ * (isStalePlan, store/database.ts).
+ */
+const NAMED_LIMIT = 2000
+const MAX_TEXT = 8192
+const names = new Map<string, string | null>()
+
+function nameOf(text: string, parameters: readonly unknown[]): string | undefined {
+  if (parameters.length === 0 || text.length > MAX_TEXT) return undefined
+  let name = names.get(text)
+  if (name === undefined) {
+    if (names.size >= NAMED_LIMIT) return undefined
+    name = `clearing_${names.size}`
+    names.set(text, name)
+  }
+  return name ?? undefined
+}
+
+/** True for the error of a named statement whose plan a schema change invalidated. */
+export function isStalePlan(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { code?: unknown }).code === '0A000' &&
+    String((err as { message?: unknown }).message).includes('cached plan')
+  )
+}
+
+function namedClient(client: pg.PoolClient): PostgresPoolClient {
+  const query = async (text: unknown, parameters?: unknown[]) => {
+    if (typeof text !== 'string') return client.query(text as pg.QueryConfig)
+    const values = parameters ?? []
+    const name = nameOf(text, values)
+    try {
+      return await client.query(name ? { name, text, values } : { text, values })
+    } catch (err) {
+      if (name && isStalePlan(err)) names.set(text, null)
+      throw err
+    }
+  }
+  return { query, release: (destroy?: boolean) => client.release(destroy) } as unknown as PostgresPoolClient
+}
+
+/** The pool as Kysely's PostgresDialect takes it, with its clients' statements named. */
+export function withNamedStatements(pool: pg.Pool): PostgresPool {
+  return {
+    options: pool.options,
+    connect: async () => namedClient(await pool.connect()),
+    end: () => pool.end(),
+  }
+}
