@@ -15,7 +15,6 @@ import type { Secrets } from './core/secrets.ts'
 import { Registry } from './core/registry.ts'
 import { installErrorHandling } from './http/errors.ts'
 import { registerHealth } from './http/health.ts'
-import { createMetrics, registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { sendResult } from './http/representation.ts'
 import { registerRestRoutes } from './http/rest.ts'
@@ -65,7 +64,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     wallet: createWalletServices(deps.config),
   }
   const readCache = new ReadCache()
-  const metrics = deps.config.metricsToken === null ? undefined : createMetrics(readCache, deps.database)
+  // prom-client loads only where metrics are on.
+  const metricsModule = deps.config.metricsToken === null ? undefined : await import('./http/metrics.ts')
+  const metrics = metricsModule?.createMetrics(readCache, deps.database)
   const runtime: Runtime = {
     ...deps,
     services,
@@ -76,7 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   }
 
   installErrorHandling(app)
-  if (metrics && deps.config.metricsToken !== null) registerMetrics(app, deps.config.metricsToken, metrics)
+  if (metricsModule && metrics && deps.config.metricsToken !== null) {
+    metricsModule.registerMetrics(app, deps.config.metricsToken, metrics)
+  }
   await registerSecurity(app)
   // Everything not answered by the registry (errors, future pages) is compressed here; registry
   // answers compress themselves once per text (http/representation.ts).

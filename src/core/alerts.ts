@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer'
 import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
 import type { Database, Db } from '../store/database.ts'
@@ -6,6 +5,7 @@ import { nextId } from '../store/counters.ts'
 import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/outbox.ts'
 import type { ActionContext } from './action.ts'
 import type { Clock } from './clock.ts'
+import { once } from './once.ts'
 import { iso, utcDate } from './clock.ts'
 import { ID_COUNTERS } from '../store/counter-names.ts'
 
@@ -65,10 +65,10 @@ export function alertText(row: Pick<AlertRow, 'kind' | 'reference'>): string {
 
 export function createAlerts(deps: { database: Database; config: Config; logger: Logger; clock: Clock }): Alerts {
   const { config, logger } = deps
-  const transport =
-    config.smtpUrl && config.alertEmailTo
-      ? nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS })
-      : undefined
+  const smtpUrl = config.alertEmailTo ? config.smtpUrl : null
+  const transport = smtpUrl
+    ? once(async () => (await import('nodemailer')).default.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }))
+    : undefined
 
   const send = async (row: AlertRow): Promise<void> => {
     const text = alertText(row)
@@ -76,7 +76,9 @@ export function createAlerts(deps: { database: Database; config: Config; logger:
       logger.info({ alert: row.kind, reference: row.reference }, `operator alert: ${text}`)
       return
     }
-    await transport.sendMail({
+    await (
+      await transport()
+    ).sendMail({
       from: config.alertEmailFrom,
       to: config.alertEmailTo ?? undefined,
       subject: `Clearing: ${row.kind} ${row.reference}`,

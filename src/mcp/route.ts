@@ -1,14 +1,19 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import { once } from '../core/once.ts'
 import type { Runtime } from '../core/pipeline.ts'
 import type { Registry } from '../core/registry.ts'
 import { normalizeAddress } from '../http/client-address.ts'
 import { MCP_DOCS, NOT_ALLOWED_DOCS } from './docs.ts'
 import { originPolicy } from './origin.ts'
-import { createMcpServer } from './server.ts'
 import { buildTools } from './tools.ts'
 
 export const MCP_PATH = '/api/mcp'
+
+/** The SDK (with zod, some 30 MB) loads with the first MCP request (core/once.ts). */
+const sdk = once(async () => ({
+  createMcpServer: (await import('./server.ts')).createMcpServer,
+  Transport: (await import('@modelcontextprotocol/sdk/server/streamableHttp.js')).StreamableHTTPServerTransport,
+}))
 
 /** JSON-RPC error codes: -32700 parse error, -32000 server-defined transport error, -32603 internal. */
 function rpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
@@ -41,12 +46,13 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
 
     scope.post(MCP_PATH, { schema: MCP_DOCS, ...noValidation }, async (request, reply) => {
       const version = request.headers['mcp-protocol-version']
+      const { createMcpServer, Transport } = await sdk()
       const server = createMcpServer(runtime, tools, {
         clientAddress: normalizeAddress(request.ip),
         log: request.log,
         protocolVersion: typeof version === 'string' ? version : undefined,
       })
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true })
       reply.raw.on('close', () => {
         server.close().catch((err: unknown) => request.log.warn({ err }, 'closing the MCP server failed'))
       })

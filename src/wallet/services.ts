@@ -2,6 +2,7 @@ import { ConfigError, type Config } from '../config.ts'
 import type { Payments } from '../payments/x402.ts'
 import type { Chain } from './chain.ts'
 import type * as Siwe from './siwe.ts'
+import { once } from '../core/once.ts'
 
 type SiweModule = typeof Siwe
 
@@ -17,11 +18,6 @@ export interface WalletServices {
   chain(): Promise<Chain | undefined>
   /** The x402 payment server; undefined while the catalog is empty (payments inactive). */
   payments(): Promise<Payments | undefined>
-}
-
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined
-  return () => (loaded ??= load())
 }
 
 export function createWalletServices(config: Config): WalletServices {
