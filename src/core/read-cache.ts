@@ -4,8 +4,18 @@
  * the same cursors and the same arrival page; each such read then costs one small counter query.
  * Cached values are shared between requests and must never be mutated.
  */
+/** How many once-asked keys are remembered per cache entry (keys only: ~100 bytes each). */
+const SEEN_PER_ENTRY = 4
+
 export class ReadCache {
   private readonly entries = new Map<string, { stamp: string; value: unknown }>()
+  /**
+   * Keys asked for once lately, oldest first. A result is kept only when its key comes again: a read
+   * nobody repeats (a one-off cursor, a crawler) would otherwise push out what pollers share, and
+   * every such result would live through several young-generation collections and be promoted, so
+   * the old generation (and RSS) grew with garbage under a stream of distinct reads.
+   */
+  private readonly seen = new Set<string>()
   private readonly capacity: number
   /** Lookups answered from the cache, and the others (metrics: the hit ratio). */
   hits = 0
@@ -38,8 +48,18 @@ export class ReadCache {
     const cached = this.get(key, stamp)
     if (cached !== undefined) return cached as T
     const value = await read()
-    this.set(key, stamp, value)
+    // A kept key whose stamp went stale is still a repeated one.
+    if (this.entries.has(key) || this.seen.delete(key)) this.set(key, stamp, value)
+    else this.remember(key)
     return value
+  }
+
+  private remember(key: string): void {
+    if (this.seen.size >= this.capacity * SEEN_PER_ENTRY) {
+      const oldest = this.seen.values().next().value
+      if (oldest !== undefined) this.seen.delete(oldest)
+    }
+    this.seen.add(key)
   }
 
   private set(key: string, stamp: string, value: unknown): void {

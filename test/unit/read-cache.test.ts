@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { ReadCache } from '../../src/core/read-cache.ts'
+
+/** Reads through the cache, counting how often the store was actually read. */
+function counter(cache: ReadCache) {
+  const reads = new Map<string, number>()
+  return {
+    reads,
+    get: (key: string, stamp = 's1') =>
+      cache.through(key, stamp, async () => {
+        reads.set(key, (reads.get(key) ?? 0) + 1)
+        return { key, stamp }
+      }),
+  }
+}
+
+describe('read cache (core/read-cache.ts)', () => {
+  test('a result is kept once its key is asked for again, and then served while the stamp holds', async () => {
+    const { reads, get } = counter(new ReadCache(4))
+    await get('a')
+    await get('a')
+    assert.equal(reads.get('a'), 2, 'a key asked for once is not kept')
+    const kept = await get('a')
+    await get('a')
+    assert.equal(reads.get('a'), 2, 'the repeated key is served from the cache')
+    assert.deepEqual(kept, { key: 'a', stamp: 's1' })
+  })
+
+  test('a kept key whose stamp changed is read again and kept again at once', async () => {
+    const { reads, get } = counter(new ReadCache(4))
+    await get('a')
+    await get('a')
+    assert.deepEqual(await get('a', 's2'), { key: 'a', stamp: 's2' }, 'a new stamp is never answered from the old')
+    await get('a', 's2')
+    assert.equal(reads.get('a'), 3, 'one read per stamp once the key is known to repeat')
+  })
+
+  test('entries are bounded (least recently used out first), and so are the keys remembered', async () => {
+    const { reads, get } = counter(new ReadCache(1))
+    for (const key of ['a', 'a', 'b', 'b']) await get(key)
+    await get('a')
+    assert.equal(reads.get('a'), 3, 'b took the one entry')
+    // One entry remembers four once-asked keys: the fifth pushes the first out.
+    for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) await get(key)
+    await get('k1')
+    await get('k1')
+    assert.equal(reads.get('k1'), 3, 'k1 was forgotten, so its second ask only remembered it again')
+    await get('k5')
+    await get('k5')
+    assert.equal(reads.get('k5'), 2, 'k5 was still remembered: its second ask kept it')
+  })
+})
