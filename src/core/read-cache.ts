@@ -4,6 +4,14 @@
  * the same cursors and the same arrival page; each such read then costs one small counter query.
  * Cached values are shared between requests and must never be mutated.
  */
+/** Every value some read cache holds: shared between requests, so worth encoding once (http/representation.ts). */
+const kept = new WeakSet<object>()
+
+/** True when a read cache holds this value, so it will be answered again as it is. */
+export function isKept(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && kept.has(value)
+}
+
 /** How many once-asked keys are remembered per cache entry (keys only: ~100 bytes each). */
 const SEEN_PER_ENTRY = 4
 
@@ -69,5 +77,6 @@ export class ReadCache {
       if (oldest !== undefined) this.entries.delete(oldest)
     }
     this.entries.set(key, { stamp, value })
+    if (typeof value === 'object' && value !== null) kept.add(value)
   }
 }

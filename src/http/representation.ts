@@ -1,15 +1,16 @@
 import negotiate from '@fastify/accept-negotiator'
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { isKept } from '../core/read-cache.ts'
 
 type Encoding = 'br' | 'gzip'
 
 /** Bodies below this size go out as they are: compression would cost more than it saves. */
 export const COMPRESS_THRESHOLD = 1024
 const ENCODINGS: Encoding[] = ['br', 'gzip']
-const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
+const compressors: Record<Encoding, (bytes: Buffer | string) => Promise<Buffer>> = {
   br: (bytes) =>
     promisify(brotliCompress)(bytes, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
@@ -18,9 +19,14 @@ const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
 }
 
 interface Body {
-  /** The JSON text as UTF-8: encoded once, where a string would be encoded again on every send. */
-  bytes: Buffer
-  /** Strong validator of the JSON text: a hash of its exact bytes. */
+  /**
+   * The JSON text. A result the read cache keeps is encoded to UTF-8 once, where a string would be
+   * encoded again on every send. Any other goes out as the string, encoded straight into the socket
+   * write: a Buffer per answer was external memory that V8 collects late, and the allocator's heap
+   * kept the ~80 MB it grew to under a stream of distinct reads.
+   */
+  bytes: Buffer | string
+  /** Strong validator of the JSON text: a hash of its exact bytes (the UTF-8 of the string). */
   hash: string
 }
 
@@ -59,11 +65,11 @@ function memberText(value: unknown): string {
 }
 
 function bodyOf(result: unknown): Body {
-  const shared = typeof result === 'object' && result !== null ? result : undefined
+  const shared = isKept(result) ? (result as object) : undefined
   let body = shared && bodies.get(shared)
   if (body === undefined) {
-    const bytes = Buffer.from(serialize(result), 'utf8')
-    body = { bytes, hash: createHash('sha256').update(bytes).digest('base64url').slice(0, 32) }
+    const text = serialize(result)
+    body = { bytes: shared ? Buffer.from(text, 'utf8') : text, hash: hash('sha256', text, 'base64url').slice(0, 32) }
     if (shared) bodies.set(shared, body)
   }
   return body

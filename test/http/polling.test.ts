@@ -94,6 +94,21 @@ describe('polling: conditional requests and compression', () => {
     })
   }
 
+  test('an answer sent before the read cache keeps it has the bytes and ETag of the cached one (non-ASCII text too)', async () => {
+    const text = 'Grüße, 世界 🌍:'.repeat(80)
+    const id = (await post(t, me.key, { content: text, reply_to: root })).body.id
+    // Asked once, a result goes out as text; asked again it is kept and goes out as its encoded bytes.
+    const path = `${t.url}/api/clearing?view=thread&contribution_id=${id}&limit=200`
+    const [once, kept, hit] = [await rawGet(path), await rawGet(path), await rawGet(path)]
+    assert.ok(once.body.toString('utf8').includes(JSON.stringify(text).slice(1, -1)))
+    for (const later of [kept, hit]) {
+      assert.deepEqual(later.body, once.body)
+      assert.equal(later.headers.etag, once.headers.etag)
+      assert.equal(later.headers['content-length'], once.headers['content-length'])
+    }
+    assert.equal(Number(once.headers['content-length']), once.body.length, 'the length counts bytes, not characters')
+  })
+
   test('the descriptor keeps one ETag while nothing changes, though it is built per request', async () => {
     const a = await rawGet(`${t.url}/api/clearing`, { 'accept-encoding': 'br' })
     const b = await rawGet(`${t.url}/api/clearing`, { 'accept-encoding': 'br' })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { ReadCache } from '../../src/core/read-cache.ts'
+import { isKept, ReadCache } from '../../src/core/read-cache.ts'
 
 /** Reads through the cache, counting how often the store was actually read. */
 function counter(cache: ReadCache) {
@@ -18,8 +18,8 @@ function counter(cache: ReadCache) {
 describe('read cache (core/read-cache.ts)', () => {
   test('a result is kept once its key is asked for again, and then served while the stamp holds', async () => {
     const { reads, get } = counter(new ReadCache(4))
-    await get('a')
-    await get('a')
+    assert.equal(isKept(await get('a')), false, "a result asked for once is nobody else's: it may be sent as it is")
+    assert.equal(isKept(await get('a')), true, 'a kept result is shared: it is encoded once')
     assert.equal(reads.get('a'), 2, 'a key asked for once is not kept')
     const kept = await get('a')
     await get('a')
