@@ -9,10 +9,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import pg from 'pg'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
 import { rssMb, startChild, stop, type Child } from './child.ts'
+import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { DURATION, latency, load, type Measured } from './load.ts'
 import { sampleLocks, type LockSample } from './pg-locks.ts'
 import { seed, type Size } from './seed.ts'
@@ -29,10 +29,7 @@ const LARGE: Size = {
   participants: Number(option('participants', '100000')),
   contributions: Number(option('large', '1000000')),
 }
-const WORK = join(process.cwd(), '.bench')
 const JSON_FILE = option('json', join(WORK, 'results.json'))
-const PG_BASE = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432'
-const PEPPER = 'benchmark-pepper-0123456789abcdefghijklmnop'
 const TARGETS = {
   sqlite: { contribute: 3500, join: 3000, miss: 5000 },
   postgres: { contribute: 1500, join: 1500, miss: 2500 },
@@ -44,17 +41,6 @@ interface ReadFigures {
   usage: Measured
   search?: Measured
   rss: number
-}
-
-/** A fresh database of the dialect: a file, or a PostgreSQL database created for the run. */
-async function freshDatabase(dialect: string, name: string): Promise<string> {
-  if (dialect === 'sqlite') return `sqlite:${join(WORK, `${name}.sqlite`)}`
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` })
-  await admin.connect()
-  await admin.query(`drop database if exists ${name} with (force)`)
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  return `${PG_BASE}/${name}`
 }
 
 async function measureReads(databaseUrl: string, size: Size, search: boolean): Promise<ReadFigures> {

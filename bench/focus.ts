@@ -1,0 +1,67 @@
+/**
+ * node bench/focus.ts sqlite|postgres reads|writes
+ *
+ * One part of `npm run bench`, small and quick, for profiling and for comparing a change with the
+ * code before it in one sitting: `reads` seeds 10,000 contributions and 450 participants and runs the
+ * cache-missed newest page and thread and the cached arrival page; `writes` runs contribute and join
+ * with 50 participants. It prints the server's RSS after each read run. BENCH_CPU_PROF=dir writes the
+ * server's CPU profile there (bench/child.ts); BENCH_SECONDS sets the length of each run.
+ */
+import { mkdirSync, readFileSync } from 'node:fs'
+import { openDatabase } from '../src/store/database.ts'
+import { migrate } from '../src/store/migrations/index.ts'
+import { rssMb, startChild, stop } from './child.ts'
+import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
+import { load } from './load.ts'
+import { seed } from './seed.ts'
+import { measureWrites } from './writes.ts'
+
+const [dialect = 'sqlite', part = 'reads'] = process.argv.slice(2) as [BenchDialect?, string?]
+const SIZE = { participants: 450, contributions: 10_000 }
+mkdirSync(WORK, { recursive: true })
+
+if (part === 'writes') {
+  await measureWrites(await freshDatabase(dialect, 'clearing_focus_writes'), PEPPER, undefined)
+} else {
+  const url = await freshDatabase(dialect, 'clearing_focus_reads')
+  const database = openDatabase(url)
+  await migrate(database.db)
+  await seed(database, { participants: 0, contributions: 0 }, SIZE)
+  await database.close()
+  const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER })
+  const rss = (when: string) => console.error(`  server RSS ${when}: ${rssMb(server.child)} MB`)
+  // 5,000 distinct cursors and ids, as in the full bench: every request misses the read cache.
+  const spread = (base: number) => Array.from({ length: 5000 }, (_, i) => base + ((i * 7919) % 5000))
+  try {
+    rss('idle')
+    const newest = spread(SIZE.contributions - 5025).map(
+      (after) => `/api/clearing?view=history&after=${after}&limit=25`,
+    )
+    await load('newest page of 25, cache missed', { url: server.url, urls: newest })
+    rss('after it')
+    const threads = spread(SIZE.contributions - 5000).map((id) => `/api/clearing?view=thread&contribution_id=${id}`)
+    await load('thread, cache missed', { url: server.url, urls: threads })
+    await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })
+    rss('at the end')
+    if (process.env.SMAPS) console.error(mappings(server.child.pid as number))
+  } finally {
+    await stop(server.child)
+  }
+}
+
+/** The server's resident memory by mapping (the V8 heap is anonymous; malloc's main arena is [heap]). */
+function mappings(pid: number): string {
+  const sizes = new Map<string, number>()
+  let name = ''
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (head) name = head[1] || '[anonymous]'
+    const rss = /^Rss:\s+(\d+)/.exec(line)
+    if (rss) sizes.set(name, (sizes.get(name) ?? 0) + Number(rss[1]))
+  }
+  return [...sizes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([mapping, kb]) => `  ${Math.round(kb / 1024)} MB ${mapping}`)
+    .join('\n')
+}
