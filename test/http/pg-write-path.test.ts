@@ -1,37 +1,28 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { Publisher } from '../../src/core/publisher.ts'
-import { openDatabase, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
-import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
+import type { Database } from '../../src/store/database.ts'
+import { dialect, migratedStore } from '../support/database.ts'
 
 /**
  * The PostgreSQL write path's round trips (store/pg-statements.ts, store/public-ids.ts): statements
  * named so they are parsed once per connection, and the id publisher on a connection of its own.
  */
 describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres' }, () => {
-  let owned: TestDatabase
-  let database: Database
-  before(async () => {
-    owned = await freshDatabase()
-    database = openDatabase(owned.url)
-    await migrate(database.db)
-  })
-  after(async () => {
-    await database.close()
-    await owned.drop()
-  })
+  const store = migratedStore()
 
   /** The statements this connection has prepared, and one statement run on the same connection. */
   const onOneConnection = (run: (tx: Database['db']) => Promise<unknown>) =>
-    database.db.connection().execute(async (db) => {
-      await run(db)
-      await run(db)
-      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)
-      return rows.map((row) => row.statement)
-    })
+    store()
+      .db.connection()
+      .execute(async (db) => {
+        await run(db)
+        await run(db)
+        const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)
+        return rows.map((row) => row.statement)
+      })
 
   test('a statement with parameters is prepared once per connection and then reused', async () => {
     const prepared = await onOneConnection((db) =>
@@ -47,24 +38,24 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
   })
 
   test('a statement a migration invalidated is retried unnamed, once, and then stays unnamed', async () => {
-    await sql`create table plan_probe (id integer primary key)`.execute(database.db)
-    await sql`insert into plan_probe values (1)`.execute(database.db)
+    await sql`create table plan_probe (id integer primary key)`.execute(store().db)
+    await sql`insert into plan_probe values (1)`.execute(store().db)
     const read = (db: Database['db']) => sql`select * from plan_probe where id = ${1}`.execute(db)
     // Every pooled connection prepares it, then another instance's migration changes the result type.
-    await Promise.all(Array.from({ length: 10 }, () => database.transaction((tx) => read(tx).then(() => sleep(20)))))
-    await sql`alter table plan_probe add column note text`.execute(database.db)
+    await Promise.all(Array.from({ length: 10 }, () => store().transaction((tx) => read(tx).then(() => sleep(20)))))
+    await sql`alter table plan_probe add column note text`.execute(store().db)
     const rows = await Promise.all(
-      Array.from({ length: 10 }, () => database.transaction(async (tx) => (await read(tx)).rows)),
+      Array.from({ length: 10 }, () => store().transaction(async (tx) => (await read(tx)).rows)),
     )
     for (const result of rows) assert.deepEqual(result, [{ id: 1, note: null }])
   })
 
   test('publication never queues behind the writers it unblocks for a pooled connection', async () => {
-    const publisher = new Publisher(database)
+    const publisher = new Publisher(store())
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     // Every pooled connection is taken by a transaction that waits.
-    const holders = Array.from({ length: 10 }, () => database.transaction(() => held))
+    const holders = Array.from({ length: 10 }, () => store().transaction(() => held))
     await sleep(50)
     const published = await Promise.race([publisher.flush().then(() => 'published'), sleep(2000, 'timed out')])
     release()

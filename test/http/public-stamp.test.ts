@@ -1,42 +1,30 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { openDatabase, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { describe, test } from 'node:test'
 import { markPublicChange, publicStamp, sharedStamp } from '../../src/store/public-stamp.ts'
-import { freshDatabase, type TestDatabase } from '../support/database.ts'
+import { migratedStore } from '../support/database.ts'
 import { post, startServer } from '../support/harness.ts'
 
 describe('stamp reads shared by the reads of one turn', () => {
-  let owned: TestDatabase
-  let database: Database
-  before(async () => {
-    owned = await freshDatabase()
-    database = openDatabase(owned.url)
-    await migrate(database.db)
-  })
-  after(async () => {
-    await database.close()
-    await owned.drop()
-  })
+  const store = migratedStore()
 
   test('reads asked for in the same turn share one query; a later read gets a query of its own', async () => {
-    const first = sharedStamp(database.db)
-    const second = sharedStamp(database.db)
+    const first = sharedStamp(store().db)
+    const second = sharedStamp(store().db)
     assert.equal(first, second, 'one batch for the turn')
-    assert.equal(await first, await publicStamp(database.db))
-    assert.notEqual(sharedStamp(database.db), first, 'the batch is closed once its query started')
+    assert.equal(await first, await publicStamp(store().db))
+    assert.notEqual(sharedStamp(store().db), first, 'the batch is closed once its query started')
   })
 
   test('a change committed before a read is asked is always in its stamp', async () => {
     for (let round = 0; round < 20; round++) {
-      const seen = await sharedStamp(database.db)
+      const seen = await sharedStamp(store().db)
       // A batch opened before the commit, still open when the next read is asked (SQLite commits
       // within the turn): that read joins it, and the batch's query still starts after the commit.
-      const opened = sharedStamp(database.db)
-      await database.transaction((tx) => markPublicChange(tx))
-      const asked = sharedStamp(database.db)
+      const opened = sharedStamp(store().db)
+      await store().transaction((tx) => markPublicChange(tx))
+      const asked = sharedStamp(store().db)
       assert.notEqual(await asked, seen, `round ${round}`)
-      assert.equal(await asked, await publicStamp(database.db))
+      assert.equal(await asked, await publicStamp(store().db))
       await opened
     }
   })

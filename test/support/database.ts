@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { after, before } from 'node:test'
 import pg from 'pg'
+import { openDatabase, type Database } from '../../src/store/database.ts'
+import { migrate } from '../../src/store/migrations/index.ts'
 
 /**
  * Each test file gets a database of its own: a fresh in-memory SQLite, or, when the suite runs on
@@ -32,6 +35,29 @@ export async function freshDatabase(options: { file?: boolean } = {}): Promise<T
     // Dropping now would race other files: Kysely's migrator introspects every schema of the
     // database, and one vanishing under it fails that migration. npm test drops them all at the end.
     drop: async () => {},
+  }
+}
+
+/**
+ * A migrated store of its own for the tests of one file or describe block, opened before them and
+ * closed after them: `store()` gives it to the tests (and to later `before` hooks, which run after this
+ * one's).
+ */
+export function migratedStore(): () => Database {
+  let owned: TestDatabase | undefined
+  let database: Database | undefined
+  before(async () => {
+    owned = await freshDatabase()
+    database = openDatabase(owned.url)
+    await migrate(database.db)
+  })
+  after(async () => {
+    await database?.close()
+    await owned?.drop()
+  })
+  return () => {
+    if (!database) throw new Error('the store opens in a before hook: use it inside tests and hooks')
+    return database
   }
 }
 

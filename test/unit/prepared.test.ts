@@ -1,31 +1,21 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { openDatabase, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
 import { prepared } from '../../src/store/prepared.ts'
-import { freshDatabase, type TestDatabase } from '../support/database.ts'
+import { migratedStore } from '../support/database.ts'
 
 describe('prepared queries (store/prepared.ts)', () => {
-  let owned: TestDatabase
-  let database: Database
+  const store = migratedStore()
   before(async () => {
-    owned = await freshDatabase()
-    database = openDatabase(owned.url)
-    await migrate(database.db)
     const at = '2026-01-01T00:00:00.000Z'
-    await database.db
-      .insertInto('service_flags')
+    await store()
+      .db.insertInto('service_flags')
       .values([
         { name: 'a', value: 'one', updated_at: at },
         { name: 'b', value: 'two', updated_at: at },
         { name: 'c', value: 'three', updated_at: 'later' },
       ])
       .execute()
-  })
-  after(async () => {
-    await database.close()
-    await owned.drop()
   })
 
   const byName = prepared((db, v: { name: string; at: string }) =>
@@ -39,10 +29,10 @@ describe('prepared queries (store/prepared.ts)', () => {
 
   test('each run binds its own values by name; constants of the query stay', async () => {
     const at = '2026-01-01T00:00:00.000Z'
-    assert.deepEqual(await byName(database.db, { name: 'a', at }), [{ value: 'one' }])
-    assert.deepEqual(await byName(database.db, { at, name: 'b' }), [{ value: 'two' }])
-    assert.deepEqual(await byName(database.db, { name: 'c', at }), [], 'the second value is bound too')
-    assert.deepEqual(await byName(database.db, { name: 'c', at: 'later' }), [{ value: 'three' }])
+    assert.deepEqual(await byName(store().db, { name: 'a', at }), [{ value: 'one' }])
+    assert.deepEqual(await byName(store().db, { at, name: 'b' }), [{ value: 'two' }])
+    assert.deepEqual(await byName(store().db, { name: 'c', at }), [], 'the second value is bound too')
+    assert.deepEqual(await byName(store().db, { name: 'c', at: 'later' }), [{ value: 'three' }])
   })
 
   test('an insert given its column names binds every column of the row', async () => {
@@ -50,9 +40,9 @@ describe('prepared queries (store/prepared.ts)', () => {
       (db, row: { name: string; value: string; updated_at: string }) => db.insertInto('service_flags').values(row),
       ['name', 'value', 'updated_at'],
     )
-    await insert(database.db, { name: 'd', value: 'four', updated_at: 'now' })
-    await insert(database.db, { name: 'e', value: 'five', updated_at: 'then' })
-    const rows = await database.db.selectFrom('service_flags').selectAll().where('name', 'in', ['d', 'e']).execute()
+    await insert(store().db, { name: 'd', value: 'four', updated_at: 'now' })
+    await insert(store().db, { name: 'e', value: 'five', updated_at: 'then' })
+    const rows = await store().db.selectFrom('service_flags').selectAll().where('name', 'in', ['d', 'e']).execute()
     assert.deepEqual(rows.map((r) => [r.name, r.value, r.updated_at]).sort(), [
       ['d', 'four', 'now'],
       ['e', 'five', 'then'],
@@ -66,6 +56,6 @@ describe('prepared queries (store/prepared.ts)', () => {
         .select('value')
         .where(sql<boolean>`name = ${sql.lit(v.name)}`),
     )
-    await assert.rejects(inlined(database.db, { name: 'a' }), /writes a value into its SQL/)
+    await assert.rejects(inlined(store().db, { name: 'a' }), /writes a value into its SQL/)
   })
 })
