@@ -10,13 +10,20 @@ export function isKept(value: unknown): boolean {
 const SEEN_PER_ENTRY = 4
 
 /**
+ * JSON text the cache may hold in all, its objects and encoded bodies taking some three times that.
+ * Entries alone did not bound memory: a thread of 1,000 long replies is megabytes, and 128 of them
+ * (one thread under 128 `limit` values, each asked for twice) held gigabytes.
+ */
+const MAX_TEXT = 16 * 1024 * 1024
+
+/**
  * Results of public reads whose output depends only on the shared history (see store/public-stamp),
  * kept per process and valid only while the database's public stamp is unchanged. Many agents poll
  * the same cursors and the same arrival page; each such read then costs one small counter query.
  * Cached values are shared between requests and must never be mutated.
  */
 export class ReadCache {
-  private readonly entries = new Map<string, { stamp: string; value: unknown }>()
+  private readonly entries = new Map<string, { stamp: string; value: unknown; size: number }>()
   /**
    * Keys asked for once lately, oldest first. A result is kept only when its key comes again: a read
    * nobody repeats (a one-off cursor, a crawler) would otherwise push out what pollers share, and
@@ -25,6 +32,9 @@ export class ReadCache {
    */
   private readonly seen = new Set<string>()
   private readonly capacity: number
+  private readonly maxText: number
+  /** The JSON text of the values kept, in characters. */
+  private text = 0
   /** Lookups answered from the cache, and the others (metrics: the hit ratio). */
   hits = 0
   misses = 0
@@ -32,10 +42,11 @@ export class ReadCache {
   /**
    * Entries, not bytes: a cached history page of 25 records holds ~55 KB of objects and encoded text
    * (128 pages measured: 3 MB of heap, 4 MB of buffers). 128 covers what polling agents share (the
-   * newest pages, arrival, the busy threads).
+   * newest pages, arrival, the busy threads). `maxText` bounds the bytes (MAX_TEXT).
    */
-  constructor(capacity = 128) {
+  constructor(capacity = 128, maxText = MAX_TEXT) {
     this.capacity = capacity
+    this.maxText = maxText
   }
 
   private get(key: string, stamp: string): unknown {
@@ -71,12 +82,23 @@ export class ReadCache {
   }
 
   private set(key: string, stamp: string, value: unknown): void {
-    this.entries.delete(key)
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next().value
-      if (oldest !== undefined) this.entries.delete(oldest)
+    this.drop(key)
+    const size = JSON.stringify(value)?.length ?? 0
+    // One answer over a quarter of the cache is not kept: it would push out many that pollers share.
+    if (size > this.maxText / 4) return
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size < this.capacity && this.text + size <= this.maxText) break
+      this.drop(oldest)
     }
-    this.entries.set(key, { stamp, value })
+    this.entries.set(key, { stamp, value, size })
+    this.text += size
     if (typeof value === 'object' && value !== null) kept.add(value)
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return
+    this.entries.delete(key)
+    this.text -= entry.size
   }
 }

@@ -50,4 +50,30 @@ describe('read cache (core/read-cache.ts)', () => {
     await get('k5')
     assert.equal(reads.get('k5'), 2, 'k5 was still remembered: its second ask kept it')
   })
+
+  test('the text kept is bounded: the least recently used go first, and one answer over a quarter is not kept', async () => {
+    // Values are their key repeated: JSON text of the key's length plus two quotes.
+    const reads = new Map<string, number>()
+    const cache = new ReadCache(100, 44)
+    const get = (key: string) =>
+      cache.through(key, 's1', async () => {
+        reads.set(key, (reads.get(key) ?? 0) + 1)
+        return key
+      })
+    const twice = async (key: string) => {
+      await get(key)
+      await get(key)
+    }
+    const keys = ['a', 'b', 'c', 'd', 'e'].map((letter) => letter.repeat(8))
+    for (const key of keys) await twice(key)
+    for (const key of keys) await get(key)
+    assert.deepEqual(
+      keys.map((key) => reads.get(key)),
+      [3, 2, 2, 2, 2],
+      'five 10-character values are over 44: the oldest went',
+    )
+    await twice('f'.repeat(10))
+    await get('f'.repeat(10))
+    assert.equal(reads.get('f'.repeat(10)), 3, 'a 12-character value is over a quarter of 44: never kept')
+  })
 })
