@@ -189,7 +189,7 @@ export async function saveUsage(db: Db, participantId: string | null, usage: Usa
     return
   }
   if (changes) await update(db).execute()
-  if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
+  await appendDeltas(db, usage.deltas)
 }
 
 export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
