@@ -199,6 +199,11 @@ function wrap(
       await priority?.close()
     },
   }
+  if (priority) {
+    // Its failures and retries are this database's: logged and counted where the server points these.
+    priority.reportError = (err) => database.reportError(err)
+    priority.onRetry = (reason) => database.onRetry(reason)
+  }
   const background = new Background((err) => database.reportError(err))
   return database
 }

@@ -11,8 +11,8 @@ import type pg from 'pg'
  * it takes parameters (a statement without any, like `begin`, costs nothing to parse). Texts that
  * vary with a list's length (`in (...)`, multi-row inserts) thus cannot grow a connection's
  * statements without end. A statement that a migration by another instance invalidated ("cached
- * plan must not change result type") runs unnamed from then on; its transaction is retried
- * (isStalePlan, store/database.ts).
+ * plan must not change result type") runs unnamed from then on: run again at once outside a
+ * transaction, or with its whole transaction retried inside one (isStalePlan, store/database.ts).
  */
 const NAMED_LIMIT = 2000
 const MAX_TEXT = 8192
@@ -39,16 +39,27 @@ export function isStalePlan(err: unknown): boolean {
   )
 }
 
+const BEGINS = /^\s*(begin|start transaction)\b/i
+const ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i
+
 function namedClient(client: pg.PoolClient): PostgresPoolClient {
+  // Kysely holds one checked-out client for a whole transaction, so this checkout's state is its own.
+  let inTransaction = false
   const query = async (text: unknown, parameters?: unknown[]) => {
     if (typeof text !== 'string') return client.query(text as pg.QueryConfig)
     const values = parameters ?? []
     const name = nameOf(text, values)
+    if (BEGINS.test(text)) inTransaction = true
+    else if (ENDS.test(text)) inTransaction = false
     try {
       return await client.query(name ? { name, text, values } : { text, values })
     } catch (err) {
-      if (name && isStalePlan(err)) names.set(text, null)
-      throw err
+      if (!name || !isStalePlan(err)) throw err
+      names.set(text, null)
+      // Outside a transaction nothing else was undone: run it again, unnamed. Inside, the whole
+      // transaction is retried (store/database.ts).
+      if (inTransaction) throw err
+      return client.query({ text, values })
     }
   }
   return { query, release: (destroy?: boolean) => client.release(destroy) } as unknown as PostgresPoolClient

@@ -50,6 +50,30 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     for (const result of rows) assert.deepEqual(result, [{ id: 1, note: null }])
   })
 
+  test('outside a transaction, a statement a migration invalidated is run again unnamed at once', async () => {
+    await sql`create table plan_probe_alone (id integer primary key)`.execute(store().db)
+    await sql`insert into plan_probe_alone values (1)`.execute(store().db)
+    const read = () => sql`select * from plan_probe_alone where id = ${1}`.execute(store().db)
+    // Concurrent reads check out every pooled connection, so each prepares the statement.
+    await Promise.all(Array.from({ length: 10 }, () => read()))
+    await sql`alter table plan_probe_alone add column note text`.execute(store().db)
+    const rows = await Promise.all(Array.from({ length: 10 }, async () => (await read()).rows))
+    for (const result of rows) assert.deepEqual(result, [{ id: 1, note: null }])
+  })
+
+  test("the publisher's connection reports its retries and failures where the database's go", () => {
+    const database = store()
+    const [onRetry, reportError] = [database.onRetry, database.reportError]
+    const seen: unknown[] = []
+    database.onRetry = (reason) => seen.push(reason)
+    database.reportError = (err) => seen.push(err)
+    database.priority.onRetry('40001')
+    database.priority.reportError('failed')
+    ;[database.onRetry, database.reportError] = [onRetry, reportError]
+    assert.notEqual(database.priority, database, 'a connection of its own on PostgreSQL')
+    assert.deepEqual(seen, ['40001', 'failed'])
+  })
+
   test('publication never queues behind the writers it unblocks for a pooled connection', async () => {
     const publisher = new Publisher(store())
     let release = () => {}
