@@ -42,8 +42,21 @@ export function isStalePlan(err: unknown): boolean {
 const BEGINS = /^\s*(begin|start transaction)\b/i
 const ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i
 
+/** One wrapper per pooled client, so Kysely too keeps one connection object per client. */
+const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+
 function namedClient(client: pg.PoolClient): PostgresPoolClient {
-  // Kysely holds one checked-out client for a whole transaction, so this checkout's state is its own.
+  let wrapper = wrappers.get(client)
+  if (wrapper === undefined) {
+    wrapper = wrap(client)
+    wrappers.set(client, wrapper)
+  }
+  return wrapper
+}
+
+function wrap(client: pg.PoolClient): PostgresPoolClient {
+  // A client is released only after its transaction committed or rolled back (Kysely discards one
+  // whose rollback failed), so this is never carried from one checkout to the next.
   let inTransaction = false
   const query = async (text: unknown, parameters?: unknown[]) => {
     if (typeof text !== 'string') return client.query(text as pg.QueryConfig)
@@ -62,7 +75,15 @@ function namedClient(client: pg.PoolClient): PostgresPoolClient {
       return client.query({ text, values })
     }
   }
-  return { query, release: (destroy?: boolean) => client.release(destroy) } as unknown as PostgresPoolClient
+  const wrapper = {
+    query,
+    release: (destroy?: boolean) => client.release(destroy),
+    // Kysely reads the backend's pid from here to cancel a query, instead of asking for it.
+    get processID() {
+      return (client as unknown as { processID?: number }).processID
+    },
+  }
+  return wrapper as unknown as PostgresPoolClient
 }
 
 /** The pool as Kysely's PostgresDialect takes it, with its clients' statements named. */
