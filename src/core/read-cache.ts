@@ -40,9 +40,10 @@ export class ReadCache {
   misses = 0
 
   /**
-   * Entries, not bytes: a cached history page of 25 records holds ~55 KB of objects and encoded text
-   * (128 pages measured: 3 MB of heap, 4 MB of buffers). 128 covers what polling agents share (the
-   * newest pages, arrival, the busy threads). `maxText` bounds the bytes (MAX_TEXT).
+   * Bounded twice: by entries, since a cached history page of 25 records holds ~55 KB of objects and
+   * encoded text (128 pages measured: 3 MB of heap, 4 MB of buffers) and 128 covers what polling
+   * agents share (the newest pages, arrival, the busy threads); and by their JSON text (`maxText`),
+   * since one long thread is megabytes.
    */
   constructor(capacity = 128, maxText = MAX_TEXT) {
     this.capacity = capacity
