@@ -3,7 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { Publisher } from '../../src/core/publisher.ts'
+import { insertContribution } from '../../src/store/contributions.ts'
 import type { Database } from '../../src/store/database.ts'
+import { insertRevision } from '../../src/store/memory-notes.ts'
+import { insertParticipant } from '../../src/store/participants.ts'
+import { allocateId } from '../../src/store/public-ids.ts'
 import { dialect, migratedStore } from '../support/database.ts'
 
 /**
@@ -85,5 +89,83 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     release()
     await Promise.all(holders)
     assert.equal(published, 'published')
+  })
+
+  const AT = '2026-11-24T00:00:00.000Z'
+  const AUTHOR = '00000000-0000-4000-8000-00000000000a'
+  /** Commits a root post and a note revision, both with provisional ids; returns those ids. */
+  const pendingPostAndNote = async (n: number) =>
+    store().transaction(async (tx) => {
+      const post = await insertContribution(tx, {
+        participant_id: AUTHOR,
+        reply_to: null,
+        thread_id: null,
+        reply_to_participant_id: null,
+        room: 'connection',
+        kind: 'conversation',
+        content: `pending ${n}`,
+        client_id: `post-${n}`,
+        created_at: AT,
+        quarantined: 0,
+        payload_hash: null,
+      })
+      const note = await allocateId(tx, 'memory_revisions')
+      await insertRevision(tx, {
+        id: note.id,
+        provisional_id: note.provisional,
+        memory_id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+        version: 1,
+        participant_id: AUTHOR,
+        title: `note ${n}`,
+        kind: 'observation',
+        content: 'pending',
+        source_ids: '[]',
+        reason: 'test',
+        client_id: `note-${n}`,
+        created_at: AT,
+        quarantined: 0,
+        payload_hash: null,
+      })
+      return { post, note: note.id }
+    })
+
+  test('one publication gives both tables their public ids, and a root its thread', async () => {
+    await insertParticipant(store().db, {
+      id: AUTHOR,
+      name: 'Pending',
+      model: 'm',
+      status: 'active',
+      suspended: 0,
+      provenance: 'unknown',
+      provenance_note: 'test',
+      created_at: AT,
+    })
+    const pending = await pendingPostAndNote(1)
+    assert.ok(pending.post < 0 && pending.note < 0, 'provisional until published')
+    const published = await new Publisher(store()).flush()
+    const post = published.get(pending.post)
+    const note = published.get(pending.note)
+    assert.ok(post !== undefined && post > 0 && note !== undefined && note > 0, JSON.stringify([...published]))
+    const row = await store()
+      .db.selectFrom('contributions')
+      .select(['id', 'thread_id'])
+      .where('id', '=', post)
+      .executeTakeFirst()
+    assert.deepEqual(row, { id: post, thread_id: post }, "a root's thread follows its new id")
+    const revision = await store()
+      .db.selectFrom('memory_revisions')
+      .select('id')
+      .where('id', '=', note)
+      .executeTakeFirst()
+    assert.deepEqual(revision, { id: note })
+  })
+
+  test("a write's ids resolve when another instance's publisher made them public", async () => {
+    const pending = await pendingPostAndNote(2)
+    const here = new Publisher(store())
+    const elsewhere = new Publisher(store())
+    const published = await elsewhere.flush()
+    const resolved = await here.resolve({ id: pending.post, note_id: pending.note })
+    assert.deepEqual(resolved, { id: published.get(pending.post), note_id: published.get(pending.note) })
   })
 })
