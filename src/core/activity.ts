@@ -11,9 +11,27 @@ export async function recordUsage(
   participantId: string,
   compute: (activity: Activity) => UsageChange,
 ): Promise<void> {
+  const pending = await usageOf(ctx, participantId, compute)
+  await saveUsage(ctx.db, participantId, pending.usage)
+  pending.saved()
+}
+
+/**
+ * A write's usage before it is saved, for a write that saves it in its own statement (a post:
+ * store/contributions.ts); `saved()` then keeps the authenticated participant's activity current.
+ */
+export async function usageOf<U extends UsageChange>(
+  ctx: ActionContext,
+  participantId: string,
+  compute: (activity: Activity) => U,
+): Promise<{ usage: U; saved: () => void }> {
   const own = ctx.participant?.id === participantId ? ctx.participant : undefined
   const activity = own ? own.activity : await findActivity(ctx.db, participantId)
   const usage = compute(activity)
-  await saveUsage(ctx.db, participantId, usage)
-  if (own) own.activity = { ...activity, ...usage.changes }
+  return {
+    usage,
+    saved: () => {
+      if (own) own.activity = { ...activity, ...usage.changes }
+    },
+  }
 }

@@ -1,8 +1,7 @@
 import { writePost } from '../actions/contributions/write-post.ts'
 import type { ActionContext } from '../core/action.ts'
 import { iso } from '../core/clock.ts'
-import { payloadHash, replayOf } from '../core/idempotency.ts'
-import { findOwnByClientId } from '../store/contributions.ts'
+import { payloadHash } from '../core/idempotency.ts'
 import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { insertParticipantOnce } from '../store/participants.ts'
 import {
@@ -124,16 +123,12 @@ async function postForSlot(ctx: ActionContext, slot: Slot, activity: SlotActivit
   return posts
 }
 
-/** The one idempotency rule, then the one write path (ids, threads and usage counters included). */
+/** The one write path, under the one idempotency rule (ids, threads and usage counters included). */
 async function postOnce(
   ctx: ActionContext,
   participantId: string,
   fields: { room: string; kind: string; content: string; client_id: string; reply_to?: number },
 ): Promise<Omit<PilotPost, 'role'>> {
-  const hash = payloadHash(fields)
-  const earlier = replayOf(await findOwnByClientId(ctx.db, participantId, fields.client_id), hash)
-  const replyTo = fields.reply_to ?? null
-  if (earlier) return { id: Number(earlier.id), participant_id: participantId, reply_to: replyTo }
   const { id } = await writePost(ctx, {
     participantId,
     provenance: PILOT_PROVENANCE,
@@ -142,9 +137,9 @@ async function postOnce(
     content: fields.content,
     clientId: fields.client_id,
     replyTo: fields.reply_to,
-    payloadHash: hash,
+    payloadHash: payloadHash(fields),
   })
-  return { id, participant_id: participantId, reply_to: replyTo }
+  return { id, participant_id: participantId, reply_to: fields.reply_to ?? null }
 }
 
 async function ensurePilotParticipants(ctx: ActionContext): Promise<void> {

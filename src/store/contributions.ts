@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable } from 'kysely'
+import { sql, type ExpressionBuilder, type Insertable } from 'kysely'
 import type { Contribution } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import type { ContributionTable, Schema } from './schema.ts'
@@ -7,6 +7,7 @@ import { prepared } from './prepared.ts'
 import { keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
 import { isPostgres } from './dialect.ts'
+import { deltaRows, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
 
 export type NewContribution = Insertable<ContributionTable>
 
@@ -85,37 +86,67 @@ const insertPublic = prepared(
     db.insertInto('contributions').values({ ...row, provisional_id: null }),
   ['id', ...INSERTED_COLUMNS],
 )
+type PostWithUsage = NewPostRow & PostActivity & { delta_names: string[]; delta_values: number[] }
+
 /**
- * PostgreSQL: the provisional id is drawn in the insert itself, and a root's thread_id from it, in
- * one round trip. Values selected (not VALUES) are typed by their casts, not by the target columns.
+ * PostgreSQL: a post and its usage in one round trip. The provisional id is drawn in the insert, a
+ * root's thread_id from it; a client_id the participant already used inserts nothing (the caller
+ * then answers with the earlier post), and the activity update and the counter deltas run only when
+ * the post was inserted. Values selected (not VALUES) are typed by their casts, not by the columns.
  */
-const insertProvisional = prepared(
-  (db, row: NewPostRow) =>
-    db
-      .with('allocated', (qc) => qc.selectNoFrom(PROVISIONAL_ID.as('id')))
-      .insertInto('contributions')
-      .columns(['id', 'provisional_id', ...INSERTED_COLUMNS])
-      .expression((outer) =>
-        outer
-          .selectFrom('allocated')
-          .select((eb) => [
-            eb.ref('allocated.id').as('id'),
-            eb.ref('allocated.id').as('provisional_id'),
-            eb.cast(eb.val(row.participant_id), 'text').as('participant_id'),
-            eb.cast(eb.val(row.reply_to), 'bigint').as('reply_to'),
-            eb.fn.coalesce(eb.cast<number>(eb.val(row.thread_id), 'bigint'), eb.ref('allocated.id')).as('thread_id'),
-            eb.cast(eb.val(row.reply_to_participant_id), 'text').as('reply_to_participant_id'),
-            eb.cast(eb.val(row.room), 'text').as('room'),
-            eb.cast(eb.val(row.kind), 'text').as('kind'),
-            eb.cast(eb.val(row.content), 'text').as('content'),
-            eb.cast(eb.val(row.client_id), 'text').as('client_id'),
-            eb.cast(eb.val(row.created_at), 'text').as('created_at'),
-            eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
-            eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
-          ]),
-      )
-      .returning('id'),
-  INSERTED_COLUMNS,
+const insertProvisional = prepared((db, row: PostWithUsage) =>
+  db
+    .with('allocated', (qc) => qc.selectNoFrom(PROVISIONAL_ID.as('id')))
+    .with('inserted', (qc) =>
+      qc
+        .insertInto('contributions')
+        .columns(['id', 'provisional_id', ...INSERTED_COLUMNS])
+        .expression((outer) =>
+          outer
+            .selectFrom('allocated')
+            .select((eb) => [
+              eb.ref('allocated.id').as('id'),
+              eb.ref('allocated.id').as('provisional_id'),
+              eb.cast(eb.val(row.participant_id), 'text').as('participant_id'),
+              eb.cast(eb.val(row.reply_to), 'bigint').as('reply_to'),
+              eb.fn.coalesce(eb.cast<number>(eb.val(row.thread_id), 'bigint'), eb.ref('allocated.id')).as('thread_id'),
+              eb.cast(eb.val(row.reply_to_participant_id), 'text').as('reply_to_participant_id'),
+              eb.cast(eb.val(row.room), 'text').as('room'),
+              eb.cast(eb.val(row.kind), 'text').as('kind'),
+              eb.cast(eb.val(row.content), 'text').as('content'),
+              eb.cast(eb.val(row.client_id), 'text').as('client_id'),
+              eb.cast(eb.val(row.created_at), 'text').as('created_at'),
+              eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
+              eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
+            ]),
+        )
+        .onConflict((oc) => oc.columns(['participant_id', 'client_id']).doNothing())
+        .returning('id'),
+    )
+    .with('activity', (qc) =>
+      qc
+        .updateTable('usage_participants')
+        .set({
+          contributions: row.contributions,
+          post_dates: row.post_dates,
+          last_post_date: row.last_post_date,
+          rooms_mask: row.rooms_mask,
+          last_contribution_at: row.last_contribution_at,
+        })
+        .where('participant_id', '=', row.participant_id)
+        .where(({ exists, selectFrom }) => exists(selectFrom('inserted').select('id'))),
+    )
+    .with('deltas', (qc) =>
+      qc
+        .insertInto('usage_deltas')
+        .columns(['name', 'delta'])
+        .expression(
+          sql`select * from unnest(${row.delta_names}::text[], ${row.delta_values}::bigint[])
+              where exists (select from inserted)`,
+        ),
+    )
+    .selectFrom('inserted')
+    .select('id'),
 )
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
   db
@@ -125,14 +156,27 @@ const ownByClientId = prepared((db, v: { participantId: string; clientId: string
     .where('client_id', '=', v.clientId),
 )
 
-/** Inserts a post with an id from the one allocator (store/public-ids.ts) and returns that id. */
-export async function insertContribution(db: Db, row: NewPostRow): Promise<number> {
+/**
+ * Inserts a post with an id from the one allocator (store/public-ids.ts), saves its author's usage
+ * with it, and returns the id; undefined, with nothing written, when the author already used the
+ * post's client_id (core/idempotency.ts decides what that earlier post means).
+ */
+export async function insertContribution(db: Db, row: NewPostRow, usage: PostUsage): Promise<number | undefined> {
   if (isPostgres(db)) {
-    const [inserted] = await insertProvisional(db, row)
-    return Number(inserted?.id)
+    const deltas = deltaRows(usage.deltas)
+    const [inserted] = await insertProvisional(db, {
+      ...row,
+      ...usage.changes,
+      delta_names: deltas.map((d) => d.name),
+      delta_values: deltas.map((d) => d.delta),
+    })
+    return inserted && Number(inserted.id)
   }
+  // SQLite: looked up first, since an id once drawn from the counter must be used (ids stay dense).
+  if (await findOwnByClientId(db, row.participant_id, row.client_id)) return undefined
   const { id } = await allocateId(db, 'contributions')
   await insertPublic(db, { ...row, id, thread_id: row.thread_id ?? id })
+  await saveUsage(db, row.participant_id, usage)
   return id
 }
 

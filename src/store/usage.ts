@@ -62,10 +62,19 @@ export function joinUsage(p: { provenance: string; newModelLabel: boolean; statu
   return deltas
 }
 
+/** The activity columns every post moves: fixed, so a post and its usage can be one statement. */
+export type PostActivity = Pick<
+  Activity,
+  'contributions' | 'post_dates' | 'last_post_date' | 'rooms_mask' | 'last_contribution_at'
+>
+export interface PostUsage extends UsageChange {
+  changes: PostActivity
+}
+
 export function contributionUsage(
   a: Activity,
   p: { provenance: string; room: string; isReply: boolean; dateUtc: string; at: string },
-): UsageChange {
+): PostUsage {
   const deltas: Deltas = new Map()
   const category = categoryOf(p.provenance)
   add(deltas, U.contributions)
@@ -197,7 +206,7 @@ export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
   if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
 }
 
-function deltaRows(deltas: Deltas): Array<{ name: string; delta: number }> {
+export function deltaRows(deltas: Deltas): Array<{ name: string; delta: number }> {
   return [...deltas].filter(([, delta]) => delta !== 0).map(([name, delta]) => ({ name, delta }))
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ROOM_IDS, CONTRIBUTION_KINDS } from '../../src/schemas/rooms.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
+import { storedState } from '../support/snapshot.ts'
 
 type ErrorReply = {
   error: { code: string; message: string; details?: Array<{ path: string }> }
@@ -54,12 +55,32 @@ describe('contribute', () => {
     assert.equal(await count(), before)
   })
 
+  test('an identical retry after the 30 seconds returns the original and stores and counts nothing', async () => {
+    // Past the spacing the post's insert itself meets the used client_id (an ON CONFLICT on PostgreSQL).
+    const me = await t.join()
+    const fields = { content: 'late retry', client_id: 'retry-late', room: 'wonder', kind: 'question' }
+    const first = await post(t, me.key, fields)
+    t.clock.advance(31)
+    const stored = await storedState(t.server.database.db)
+    const before = await count()
+    const retry = await t.act('contribute', { key: me.key, ...fields })
+    assert.equal(retry.status, 200)
+    assert.deepEqual(retry.body, { id: first.body.id, duplicate: true })
+    assert.equal(await count(), before)
+    assert.equal(await storedState(t.server.database.db), stored)
+    // The retry moved no activity either: the next new post is accepted at once and counted once.
+    const next = await post(t, me.key, { client_id: 'after-late-retry' })
+    assert.equal(next.status, 200)
+    assert.equal(await count(), before + 1)
+  })
+
   test('the same client_id with a changed payload answers 409 and stores nothing', async () => {
     const me = await t.join()
     const first = await post(t, me.key, { content: 'original', client_id: 'same-id' })
     const parent = await post(t, me.key)
     for (const change of [{ content: 'edited' }, { room: 'wonder' }, { kind: 'joke' }, { reply_to: parent.body.id }]) {
       t.clock.advance(31)
+      const stored = await storedState(t.server.database.db)
       const reply = await t.act<ErrorReply>('contribute', {
         key: me.key,
         room: 'connection',
@@ -70,6 +91,7 @@ describe('contribute', () => {
       })
       assert.equal(reply.status, 409, JSON.stringify(change))
       assert.equal(reply.body.error.code, 'idempotency_conflict')
+      assert.equal(await storedState(t.server.database.db), stored)
     }
     const thread = await t.view<{ root: { content: string } }>('thread', { contribution_id: first.body.id })
     assert.equal(thread.body.root.content, 'original')
@@ -198,6 +220,7 @@ describe('contribute', () => {
     ]
     for (const [label, change, path] of cases) {
       t.clock.advance(31)
+      const stored = await storedState(t.server.database.db)
       const reply = await t.act<ErrorReply>('contribute', { ...base, ...change })
       assert.equal(reply.status, 400, label)
       assert.equal(reply.body.error.code, 'invalid_request', label)
@@ -205,6 +228,7 @@ describe('contribute', () => {
         reply.body.error.details?.some((d) => d.path === path),
         `${label}: ${JSON.stringify(reply.body)}`,
       )
+      assert.equal(await storedState(t.server.database.db), stored, label)
     }
     for (const missing of ['room', 'kind', 'content', 'client_id']) {
       const fields: Record<string, unknown> = { ...base }

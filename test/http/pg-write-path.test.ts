@@ -4,6 +4,7 @@ import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { Publisher } from '../../src/core/publisher.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
+import { contributionUsage, emptyActivity } from '../../src/store/usage.ts'
 import type { Database } from '../../src/store/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
@@ -96,19 +97,31 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
   /** Commits a root post and a note revision, both with provisional ids; returns those ids. */
   const pendingPostAndNote = async (n: number) =>
     store().transaction(async (tx) => {
-      const post = await insertContribution(tx, {
-        participant_id: AUTHOR,
-        reply_to: null,
-        thread_id: null,
-        reply_to_participant_id: null,
+      const usage = contributionUsage(emptyActivity(AUTHOR), {
+        provenance: 'unknown',
         room: 'connection',
-        kind: 'conversation',
-        content: `pending ${n}`,
-        client_id: `post-${n}`,
-        created_at: AT,
-        quarantined: 0,
-        payload_hash: null,
+        isReply: false,
+        dateUtc: AT.slice(0, 10),
+        at: AT,
       })
+      const post = await insertContribution(
+        tx,
+        {
+          participant_id: AUTHOR,
+          reply_to: null,
+          thread_id: null,
+          reply_to_participant_id: null,
+          room: 'connection',
+          kind: 'conversation',
+          content: `pending ${n}`,
+          client_id: `post-${n}`,
+          created_at: AT,
+          quarantined: 0,
+          payload_hash: null,
+        },
+        usage,
+      )
+      assert.ok(post !== undefined, 'a new client_id is inserted')
       const note = await allocateId(tx, 'memory_revisions')
       await insertRevision(tx, {
         id: note.id,

@@ -1,9 +1,8 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { payloadHash, replayOf } from '../../core/idempotency.ts'
+import { payloadHash } from '../../core/idempotency.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
-import { findOwnByClientId } from '../../store/contributions.ts'
 import type { CurrentParticipant } from '../../store/participants.ts'
 import { writePost } from './write-post.ts'
 
@@ -24,11 +23,7 @@ export const contribute = defineAction({
   handler: async (ctx, input) => {
     // The participant row is locked by authentication, so everything below is serial per participant.
     const participant = ctx.participant as CurrentParticipant
-    const hash = payloadHash(input)
-    const earlier = replayOf(await findOwnByClientId(ctx.db, participant.id, input.client_id), hash)
-    if (earlier) return { id: Number(earlier.id), duplicate: true }
-    enforceInterval(ctx, participant)
-    const { id } = await writePost(ctx, {
+    const post = {
       participantId: participant.id,
       provenance: participant.provenance,
       room: input.room,
@@ -36,9 +31,9 @@ export const contribute = defineAction({
       content: input.content,
       clientId: input.client_id,
       replyTo: input.reply_to,
-      payloadHash: hash,
-    })
-    return { id, duplicate: false }
+      payloadHash: payloadHash(input),
+    }
+    return writePost(ctx, post, () => enforceInterval(ctx, participant))
   },
 })
 

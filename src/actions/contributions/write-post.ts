@@ -1,8 +1,9 @@
-import { recordUsage } from '../../core/activity.ts'
+import { usageOf } from '../../core/activity.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { findReplyTarget, insertContribution } from '../../store/contributions.ts'
+import { replayOf } from '../../core/idempotency.ts'
+import { findOwnByClientId, findReplyTarget, insertContribution } from '../../store/contributions.ts'
 import { contributionUsage } from '../../store/usage.ts'
 
 export interface NewPost {
@@ -18,33 +19,36 @@ export interface NewPost {
   payloadHash: string
 }
 
+export interface WrittenPost {
+  id: number
+  /** True when the author's client_id already named this post with the same payload (a retry). */
+  duplicate: boolean
+}
+
 /**
- * The one way a post is written, for contribute, a published keyless draft and the pilot: the reply
- * target must be public, a reply joins its parent's conversation, the id comes from the one
+ * The one way a post is written, for contribute, a published keyless draft and the pilot, under the
+ * one idempotency rule: a client_id its author already used answers with that post (or 409 for
+ * another payload). `admit` may refuse a new post (the 30-second spacing) but never a retry. The
+ * reply target must be public, a reply joins its parent's conversation, the id comes from the one
  * allocator (store/public-ids.ts: on PostgreSQL it is provisional until just after commit), and the
- * author's usage moves in the same transaction.
+ * author's usage moves in the same statement as the insert.
  */
-export async function writePost(ctx: ActionContext, post: NewPost): Promise<{ id: number; createdAt: string }> {
+export async function writePost(ctx: ActionContext, post: NewPost, admit?: () => void): Promise<WrittenPost> {
+  try {
+    admit?.()
+  } catch (refusal) {
+    const earlier = await earlierPost(ctx, post)
+    if (earlier) return { id: Number(earlier.id), duplicate: true }
+    throw refusal
+  }
   const target = post.replyTo === undefined ? undefined : await findReplyTarget(ctx.db, post.replyTo)
   if (post.replyTo !== undefined && !target) {
+    // A retry's target existed when it was first written: contributions are never deleted.
     throw new ServiceError('not_found', `reply_to ${post.replyTo} names no contribution.`, {
       details: [{ path: '/reply_to', message: 'no such contribution' }],
     })
   }
   const createdAt = iso(ctx.now)
-  const id = await insertContribution(ctx.db, {
-    participant_id: post.participantId,
-    reply_to: post.replyTo ?? null,
-    thread_id: target ? Number(target.thread_id) : null,
-    reply_to_participant_id: target ? target.participant_id : null,
-    room: post.room,
-    kind: post.kind,
-    content: post.content,
-    client_id: post.clientId,
-    created_at: createdAt,
-    quarantined: 0,
-    payload_hash: post.payloadHash,
-  })
   const facts = {
     provenance: post.provenance,
     room: post.room,
@@ -52,6 +56,34 @@ export async function writePost(ctx: ActionContext, post: NewPost): Promise<{ id
     dateUtc: utcDate(ctx.now),
     at: createdAt,
   }
-  await recordUsage(ctx, post.participantId, (activity) => contributionUsage(activity, facts))
-  return { id, createdAt }
+  const pending = await usageOf(ctx, post.participantId, (activity) => contributionUsage(activity, facts))
+  const id = await insertContribution(
+    ctx.db,
+    {
+      participant_id: post.participantId,
+      reply_to: post.replyTo ?? null,
+      thread_id: target ? Number(target.thread_id) : null,
+      reply_to_participant_id: target ? target.participant_id : null,
+      room: post.room,
+      kind: post.kind,
+      content: post.content,
+      client_id: post.clientId,
+      created_at: createdAt,
+      quarantined: 0,
+      payload_hash: post.payloadHash,
+    },
+    pending.usage,
+  )
+  if (id !== undefined) {
+    pending.saved()
+    return { id, duplicate: false }
+  }
+  const earlier = await earlierPost(ctx, post)
+  if (!earlier) throw new Error(`client_id ${post.clientId} was refused as taken, yet names no post`)
+  return { id: Number(earlier.id), duplicate: true }
+}
+
+/** The post an earlier write with this client_id produced, if its payload was the same (else 409). */
+async function earlierPost(ctx: ActionContext, post: NewPost) {
+  return replayOf(await findOwnByClientId(ctx.db, post.participantId, post.clientId), post.payloadHash)
 }
