@@ -2,18 +2,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
+import { START_FLAGS } from '../scripts/start-flags.ts'
 
 /**
  * The node flags of `npm start`, so the bench measures the server as it is run; BENCH_SERVE_FLAGS
  * replaces them for a comparison of flags in one sitting.
  */
-const SERVE_FLAGS = (
-  process.env.BENCH_SERVE_FLAGS ??
-  /node ((?:--\S+ )*)src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)?.[1] ??
-  ''
-)
-  .split(' ')
-  .filter(Boolean)
+const SERVE_FLAGS = process.env.BENCH_SERVE_FLAGS?.split(' ').filter(Boolean) ?? START_FLAGS
 
 export interface Child {
   child: ChildProcess

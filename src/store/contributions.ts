@@ -7,7 +7,7 @@ import { prepared } from './prepared.ts'
 import { keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
 import { isPostgres } from './dialect.ts'
-import { deltaRows, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
+import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
 
 export type NewContribution = Insertable<ContributionTable>
 
@@ -126,13 +126,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
     .with('activity', (qc) =>
       qc
         .updateTable('usage_participants')
-        .set({
-          contributions: row.contributions,
-          post_dates: row.post_dates,
-          last_post_date: row.last_post_date,
-          rooms_mask: row.rooms_mask,
-          last_contribution_at: row.last_contribution_at,
-        })
+        .set(Object.fromEntries(POST_ACTIVITY_COLUMNS.map((column) => [column, row[column]])) as PostActivity)
         .where('participant_id', '=', row.participant_id)
         .where(({ exists, selectFrom }) => exists(selectFrom('inserted').select('id'))),
     )

@@ -63,10 +63,14 @@ export function joinUsage(p: { provenance: string; newModelLabel: boolean; statu
 }
 
 /** The activity columns every post moves: fixed, so a post and its usage can be one statement. */
-export type PostActivity = Pick<
-  Activity,
-  'contributions' | 'post_dates' | 'last_post_date' | 'rooms_mask' | 'last_contribution_at'
->
+export const POST_ACTIVITY_COLUMNS = [
+  'contributions',
+  'post_dates',
+  'last_post_date',
+  'rooms_mask',
+  'last_contribution_at',
+] as const satisfies ReadonlyArray<keyof Activity>
+export type PostActivity = Pick<Activity, (typeof POST_ACTIVITY_COLUMNS)[number]>
 export interface PostUsage extends UsageChange {
   changes: PostActivity
 }

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { test } from 'node:test'
+import { START_FLAGS } from '../../scripts/start-flags.ts'
 import { freshDatabase } from '../support/database.ts'
 
-/** The real entry point: `node src/main.ts serve`, as `npm start` runs it. */
+/** The real entry point with `npm start`'s node flags: `node [flags] src/main.ts serve`. */
 function serve(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [...START_FLAGS, 'src/main.ts', 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
