@@ -28,21 +28,35 @@ export async function rebuildUsage(db: Kysely<Schema>): Promise<void> {
   await db.deleteFrom('usage_model_labels').execute()
   await sql`insert into usage_participants (participant_id, contributions, post_dates, appreciations_given,
     feedback_reports, rooms_mask) select id, 0, 0, 0, 0, 0 from participants`.execute(db)
-  await sql`update usage_participants set
-    contributions = (select count(*) from contributions c where c.participant_id = usage_participants.participant_id),
-    post_dates = (select count(distinct substr(c.created_at, 1, 10)) from contributions c
-      where c.participant_id = usage_participants.participant_id),
-    last_post_date = (select max(substr(c.created_at, 1, 10)) from contributions c
-      where c.participant_id = usage_participants.participant_id),
-    last_contribution_at = (select max(c.created_at) from contributions c
-      where c.participant_id = usage_participants.participant_id),
-    rooms_mask = (select coalesce(sum(distinct ${ROOM_BIT}), 0) from contributions c
-      where c.participant_id = usage_participants.participant_id),
-    appreciations_given = (select count(*) from appreciations a where a.participant_id = usage_participants.participant_id),
-    feedback_reports = (select count(*) from feedback f where f.participant_id = usage_participants.participant_id),
-    last_visit_date = (select max(v.date_utc) from visits v where v.participant_id = usage_participants.participant_id),
-    prev_visit_date = (select max(v.date_utc) from visits v where v.participant_id = usage_participants.participant_id
-      and v.date_utc < (select max(w.date_utc) from visits w where w.participant_id = v.participant_id))`.execute(db)
+  // Each figure from one grouped pass over its table, joined to the participants it belongs to: a
+  // correlated subquery per participant and figure took minutes at 100,000 participants.
+  const fill = (columns: RawBuilder<unknown>, grouped: RawBuilder<unknown>) =>
+    sql`update usage_participants set ${columns} from (${grouped}) as g
+      where g.participant_id = usage_participants.participant_id`.execute(db)
+  await fill(
+    sql`contributions = g.contributions, post_dates = g.post_dates, last_post_date = g.last_post_date,
+      last_contribution_at = g.last_contribution_at, rooms_mask = g.rooms_mask`,
+    sql`select c.participant_id, count(*) as contributions,
+      count(distinct substr(c.created_at, 1, 10)) as post_dates, max(substr(c.created_at, 1, 10)) as last_post_date,
+      max(c.created_at) as last_contribution_at, coalesce(sum(distinct ${ROOM_BIT}), 0) as rooms_mask
+      from contributions c group by c.participant_id`,
+  )
+  await fill(
+    sql`appreciations_given = g.n`,
+    sql`select participant_id, count(*) as n from appreciations group by participant_id`,
+  )
+  await fill(
+    sql`feedback_reports = g.n`,
+    sql`select participant_id, count(*) as n from feedback group by participant_id`,
+  )
+  await fill(
+    sql`last_visit_date = g.last_visit_date, prev_visit_date = g.prev_visit_date`,
+    sql`select v.participant_id, max(v.date_utc) as last_visit_date,
+      max(case when v.date_utc < l.last_date then v.date_utc end) as prev_visit_date
+      from visits v join (select participant_id, max(date_utc) as last_date from visits group by participant_id) l
+        on l.participant_id = v.participant_id
+      group by v.participant_id`,
+  )
 
   const labels = await db.selectFrom('participants').select('model').distinct().execute()
   for (let i = 0; i < labels.length; i += 500) {
