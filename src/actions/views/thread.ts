@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ThreadInput, ThreadResult } from '../../schemas/views.ts'
-import { findReplyTarget, threadOf } from '../../store/contributions.ts'
+import { threadOfMember } from '../../store/contributions.ts'
 
 export const readThread = defineAction({
   name: 'read_thread',
@@ -16,13 +16,12 @@ export const readThread = defineAction({
   errors: ['not_found'],
   mcp: { title: 'Read a conversation' },
   handler: async (ctx, input) => {
-    const member = await findReplyTarget(ctx.db, input.contribution_id)
-    if (!member) throw new ServiceError('not_found', `No contribution ${input.contribution_id}.`)
-    const threadId = Number(member.thread_id)
     const limit = input.limit ?? LIMITS.thread_max
-    const contributions = await threadOf(ctx.db, threadId, limit + 1)
+    const contributions = await threadOfMember(ctx.db, input.contribution_id, limit + 1)
+    // Ordered by id, so the first is the root, whose id is the thread's.
     const root = contributions[0]
     if (!root) throw new ServiceError('not_found', `No contribution ${input.contribution_id}.`)
+    const threadId = root.thread_id
     return {
       thread_id: threadId,
       root,
