@@ -5,7 +5,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
 import { takeCapacity } from '../../store/capacity.ts'
-import { insertKey, insertParticipant } from '../../store/participants.ts'
+import { insertJoinedParticipant } from '../../store/participants.ts'
 
 export const join = defineAction({
   name: 'join',
@@ -31,17 +31,20 @@ export const join = defineAction({
     const id = ctx.random.uuid()
     const key = newSecret(ctx.random)
     const createdAt = iso(ctx.now)
-    await insertParticipant(ctx.db, {
-      id,
-      name: input.name,
-      model: input.model,
-      status: 'active',
-      suspended: 0,
-      provenance: 'unknown',
-      provenance_note: 'self-registered',
-      created_at: createdAt,
-    })
-    await insertKey(ctx.db, ctx.services.secrets.digest(key), id, createdAt)
+    await insertJoinedParticipant(
+      ctx.db,
+      {
+        id,
+        name: input.name,
+        model: input.model,
+        status: 'active',
+        suspended: 0,
+        provenance: 'unknown',
+        provenance_note: 'self-registered',
+        created_at: createdAt,
+      },
+      ctx.services.secrets.digest(key),
+    )
     return {
       id,
       key,
