@@ -7,10 +7,19 @@ import { hasPending, publicIdsOf, publishPending } from '../store/public-ids.ts'
  * soon as the current one ends, so each request's rows were committed before the run that publishes
  * them began. On SQLite ids are public at insert and every call is a no-op.
  */
+/** How many provisional -> public pairs the publisher remembers (a few seconds of writes). */
+const RECENT_IDS = 4096
+
 export class Publisher {
   private readonly database: Database
   private running: Promise<Map<number, number>> | undefined
   private next: Promise<Map<number, number>> | undefined
+  /**
+   * The pairs the latest runs gave. A run can publish a row committed just before it read, while
+   * the row's writer goes on to wait for the next run (it cannot know the earlier one saw it): the
+   * writer finds its id here instead of in a query of its own. A pair never changes once given.
+   */
+  private readonly recent = new Map<number, number>()
 
   constructor(database: Database) {
     this.database = database
@@ -40,8 +49,14 @@ export class Publisher {
     return this.next
   }
 
-  private run(): Promise<Map<number, number>> {
-    return this.database.priority.transaction((tx) => publishPending(tx))
+  private async run(): Promise<Map<number, number>> {
+    const published = await this.database.priority.transaction((tx) => publishPending(tx))
+    for (const [provisional, id] of published) this.recent.set(provisional, id)
+    for (const oldest of this.recent.keys()) {
+      if (this.recent.size <= RECENT_IDS) break
+      this.recent.delete(oldest)
+    }
+    return published
   }
 
   /**
@@ -53,10 +68,15 @@ export class Publisher {
     const provisional = collect(result)
     if (provisional.length === 0) return result
     const published = await this.flush()
-    // Usually the run that was awaited published every one of them; another instance's run may have.
-    const elsewhere = provisional.filter((id) => !published.has(id))
-    if (elsewhere.length === 0) return replace(result, published)
-    return replace(result, new Map([...published, ...(await publicIdsOf(this.database.db, elsewhere))]))
+    const found = new Map<number, number>()
+    for (const id of provisional) {
+      const given = published.get(id) ?? this.recent.get(id)
+      if (given !== undefined) found.set(id, given)
+    }
+    // Usually this instance's runs published every one of them; another instance's run may have.
+    const elsewhere = provisional.filter((id) => !found.has(id))
+    if (elsewhere.length === 0) return replace(result, found)
+    return replace(result, new Map([...found, ...(await publicIdsOf(this.database.db, elsewhere))]))
   }
 
   /** Publishes rows a crashed or interrupted writer left behind; run on a timer. */

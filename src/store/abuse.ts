@@ -1,17 +1,29 @@
 import type { Db } from './database.ts'
+import { prepared } from './prepared.ts'
+
+type Event = {
+  scope: string
+  bucket: string
+  window: number
+  day: string
+}
+
+// Every rate-limited write charges a bucket: compiled once (store/prepared.ts).
+const charge = prepared(
+  (db, entry: Event) =>
+    db
+      .insertInto('abuse_buckets')
+      .values({ ...entry, count: 1 })
+      .onConflict((oc) =>
+        oc.columns(['scope', 'bucket', 'window']).doUpdateSet((eb) => ({ count: eb('abuse_buckets.count', '+', 1) })),
+      )
+      .returning('count'),
+  ['scope', 'bucket', 'window', 'day'],
+)
 
 /** Counts one event in a fixed window and returns the count including it. */
-export async function chargeBucket(
-  db: Db,
-  entry: { scope: string; bucket: string; window: number; day: string },
-): Promise<number> {
-  const row = await db
-    .insertInto('abuse_buckets')
-    .values({ ...entry, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['scope', 'bucket', 'window']).doUpdateSet((eb) => ({ count: eb('abuse_buckets.count', '+', 1) })),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow()
+export async function chargeBucket(db: Db, entry: Event): Promise<number> {
+  const [row] = await charge(db, entry)
+  if (row === undefined) throw new Error('abuse bucket insert returned no row')
   return Number(row.count)
 }

@@ -1,8 +1,13 @@
 import type { Db } from './database.ts'
+import { prepared } from './prepared.ts'
 
-/** Service-wide switches shared by every instance (writes paused, ...), read per write. */
+const flagValue = prepared((db, v: { name: string }) =>
+  db.selectFrom('service_flags').select('value').where('name', '=', v.name),
+)
+
+/** Service-wide switches shared by every instance (writes paused, ...), read per write: compiled once. */
 export async function readFlag(db: Db, name: string): Promise<string | undefined> {
-  const row = await db.selectFrom('service_flags').select('value').where('name', '=', name).executeTakeFirst()
+  const [row] = await flagValue(db, { name })
   return row?.value
 }
 

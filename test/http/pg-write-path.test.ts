@@ -181,4 +181,25 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const resolved = await here.resolve({ id: pending.post, note_id: pending.note })
     assert.deepEqual(resolved, { id: published.get(pending.post), note_id: published.get(pending.note) })
   })
+
+  test('a write whose row an earlier run published finds its id there, without a query of its own', async () => {
+    const pending = await pendingPostAndNote(3)
+    const real = store()
+    let lookups = 0
+    // The publisher's look-ups of rows other runs published go through `db`; its runs use `priority`.
+    const watched = Object.create(real, {
+      db: {
+        get: () => {
+          lookups++
+          return real.db
+        },
+      },
+    }) as Database
+    const publisher = new Publisher(watched)
+    // The run publishes the rows before their writer asks: the writer then waits for a later run.
+    const published = await publisher.flush()
+    const resolved = await publisher.resolve({ id: pending.post, note_id: pending.note })
+    assert.deepEqual(resolved, { id: published.get(pending.post), note_id: published.get(pending.note) })
+    assert.equal(lookups, 0)
+  })
 })
