@@ -179,14 +179,18 @@ export async function findOwnByClientId(db: Db, participantId: string, clientId:
   return row
 }
 
-/** The fields a reply needs from its parent. */
-export async function findReplyTarget(db: Db, id: number) {
-  return db
+const replyTarget = prepared((db, v: { id: number }) =>
+  db
     .selectFrom('contributions')
     .select(['id', 'thread_id', 'participant_id'])
-    .where('id', '=', id)
-    .where('id', '>', 0)
-    .executeTakeFirst()
+    .where('id', '=', v.id)
+    .where('id', '>', 0),
+)
+
+/** The fields a reply needs from its parent: read by every reply, so compiled once. */
+export async function findReplyTarget(db: Db, id: number) {
+  const [row] = await replyTarget(db, { id })
+  return row
 }
 
 export async function findContribution(db: Db, id: number): Promise<Contribution | undefined> {
