@@ -54,6 +54,17 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+  // Shutdown finishes the requests in flight (main.ts). Their connections are told to close with the
+  // answer: kept alive, each would hold app.close() until Node's keep-alive timeout (72 s) ran out.
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
+  })
 
   let descriptor: Record<string, unknown> | undefined
   const services: Services = {
