@@ -17,10 +17,17 @@ test(
     const [holder, waiter] = await Promise.all([freshDatabase(), freshDatabase()])
     const first = openDatabase(holder.url)
     const second = openDatabase(waiter.url)
+    let release = () => {}
     try {
-      let release = () => {}
-      const held = withMigrationLock(first.db, () => new Promise<void>((resolve) => (release = resolve)))
-      await sleep(100)
+      // Held once fn runs: other test files' migrations take the same lock, so a fixed wait could
+      // start the second migration before the first had it.
+      let locked = () => {}
+      const holding = new Promise<void>((resolve) => (locked = resolve))
+      const held = withMigrationLock(first.db, () => {
+        locked()
+        return new Promise<void>((resolve) => (release = resolve))
+      })
+      await holding
       let done = false
       const migrating = migrate(second.db).then(() => (done = true))
       await sleep(500)
@@ -40,6 +47,8 @@ test(
       )
       assert.equal(tables.rows[0]?.n, 1, 'migrated once the lock was free')
     } finally {
+      // A failed assertion must not leave the lock held: every later migration of the run would wait.
+      release()
       await Promise.all([first.close(), second.close()])
     }
   },
