@@ -1,15 +1,15 @@
 import type { Database } from '../store/database.ts'
 import { hasPending, publicIdsOf, publishPending } from '../store/public-ids.ts'
 
+/** How many provisional -> public pairs the publisher remembers (a few seconds of writes). */
+const RECENT_IDS = 4096
+
 /**
  * Makes committed rows public (store/public-ids.ts) on PostgreSQL. Writers that finished at about the
  * same time share one publication: while one runs, later requests wait for the next, which starts as
  * soon as the current one ends, so each request's rows were committed before the run that publishes
  * them began. On SQLite ids are public at insert and every call is a no-op.
  */
-/** How many provisional -> public pairs the publisher remembers (a few seconds of writes). */
-const RECENT_IDS = 4096
-
 export class Publisher {
   private readonly database: Database
   private running: Promise<Map<number, number>> | undefined

@@ -1,7 +1,8 @@
 import type { Db } from './database.ts'
 import { prepared } from './prepared.ts'
 
-type Event = {
+/** One counted event: its scope, the caller's bucket key, the fixed window and its UTC day. */
+type BucketEvent = {
   scope: string
   bucket: string
   window: number
@@ -10,7 +11,7 @@ type Event = {
 
 // Every rate-limited write charges a bucket: compiled once (store/prepared.ts).
 const charge = prepared(
-  (db, entry: Event) =>
+  (db, entry: BucketEvent) =>
     db
       .insertInto('abuse_buckets')
       .values({ ...entry, count: 1 })
@@ -22,7 +23,7 @@ const charge = prepared(
 )
 
 /** Counts one event in a fixed window and returns the count including it. */
-export async function chargeBucket(db: Db, entry: Event): Promise<number> {
+export async function chargeBucket(db: Db, entry: BucketEvent): Promise<number> {
   const [row] = await charge(db, entry)
   if (row === undefined) throw new Error('abuse bucket insert returned no row')
   return Number(row.count)

@@ -56,14 +56,14 @@ export function preparedKeysetPage<P extends Record<string, unknown>, DB, TB ext
     prepared((db, v: P & { after: number; take: number }) =>
       afterCursor(build(db, v), column, v.after, size === undefined ? v.take : sql.lit(size)),
     )
-  const bySize = new Map<number, Run>()
-  const bound = options.sizeInText ? undefined : compile()
+  // One compiled statement per page size written into the SQL, or one for every size (key undefined).
+  const compiled = new Map<number | undefined, Run>()
   const runFor = (take: number): Run => {
-    if (bound) return bound
-    let run = bySize.get(take)
+    const size = options.sizeInText ? take : undefined
+    let run = compiled.get(size)
     if (run === undefined) {
-      run = compile(take)
-      bySize.set(take, run)
+      run = compile(size)
+      compiled.set(size, run)
     }
     return run
   }

@@ -21,9 +21,8 @@ export const readThread = defineAction({
     // Ordered by id, so the first is the root, whose id is the thread's.
     const root = contributions[0]
     if (!root) throw new ServiceError('not_found', `No contribution ${input.contribution_id}.`)
-    const threadId = root.thread_id
     return {
-      thread_id: threadId,
+      thread_id: root.thread_id,
       root,
       contributions: contributions.slice(0, limit),
       truncated: contributions.length > limit,
