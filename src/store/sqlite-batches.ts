@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
+import { endBatchDeltas, startBatchDeltas } from './batch-deltas.ts'
 import type { Db, Tx } from './database.ts'
+import { appendDeltas } from './usage.ts'
 
 /** Transactions past this many wait for the next batch: bounds how long the first waits for its commit. */
 const MAX_BATCH = 64
@@ -22,7 +24,8 @@ const rollbackTo = sql`rollback to clearing_write`
  * a savepoint that its failure rolls back without touching the others, and every caller learns its
  * outcome only after the shared COMMIT, so nothing is answered before it is durable. SQLite has one
  * writer and better-sqlite3 runs each statement to completion, so this changes no isolation: the
- * transactions were serial before and are serial now.
+ * transactions were serial before and are serial now. The batch's usage deltas are summed and
+ * inserted once, just before its COMMIT (batch-deltas.ts).
  */
 export class SqliteBatches {
   private readonly queue: Queued[] = []
@@ -75,6 +78,7 @@ export class SqliteBatches {
     }
     const done: Array<{ queued: Queued; value: unknown }> = []
     let next = 0
+    const deltas = startBatchDeltas(connection)
     try {
       for (; next < taken.length; next++) {
         const queued = taken[next] as Queued
@@ -82,15 +86,20 @@ export class SqliteBatches {
           await savepoint.execute(connection)
           done.push({ queued, value: await queued.run(connection as unknown as Tx) })
           await release.execute(connection)
+          deltas.keep()
         } catch (err) {
           if (done.at(-1)?.queued === queued) done.pop()
+          deltas.drop()
           queued.reject(err)
           await rollbackTo.execute(connection)
           await release.execute(connection)
         }
       }
+      endBatchDeltas(connection)
+      await appendDeltas(connection, deltas.sums())
       await sql`commit`.execute(connection)
     } catch (err) {
+      endBatchDeltas(connection)
       // The shared transaction is lost: every write in it, and those not yet run, fail together.
       await sql`rollback`.execute(connection).catch(() => {})
       for (const { queued } of done) queued.reject(err)

@@ -2,6 +2,7 @@ import type { QueryCreator, Selectable } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
 import { USAGE_COUNTERS as U } from './counter-names.ts'
+import { batchDeltasOf } from './batch-deltas.ts'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 import type { Schema, UsageParticipantTable } from './schema.ts'
@@ -205,7 +206,10 @@ export async function saveUsage(db: Db, participantId: string | null, usage: Usa
   await appendDeltas(db, usage.deltas)
 }
 
+/** Appends a write's deltas; inside a SQLite group commit they go to the batch's sum (batch-deltas.ts). */
 export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
+  const batch = batchDeltasOf(db)
+  if (batch) return batch.add(deltas)
   const rows = deltaRows(deltas)
   if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
 }

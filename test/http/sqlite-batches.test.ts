@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { openDatabase, sqlitePath, type Database } from '../../src/store/database.ts'
 import { migrate } from '../../src/store/migrations/index.ts'
+import { appendDeltas } from '../../src/store/usage.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 
 /** Transactions of one turn share a COMMIT (store/sqlite-batches.ts); each must still stand alone. */
@@ -66,6 +67,40 @@ describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' 
       outcomes.map((_, i) => (i % 3 === 1 ? 'rejected' : 'fulfilled')),
     )
     assert.deepEqual(stored('alone-'), ['alone-0', 'alone-2', 'alone-3', 'alone-5', 'alone-6', 'alone-8'])
+  })
+
+  test("a batch's usage deltas are stored summed, once per counter; a rolled-back write's are not", async () => {
+    const deltaRows = () =>
+      observer.prepare(`select name, delta from usage_deltas where name like 'batch.%' order by name, delta`).all()
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) =>
+        database.transaction(async (tx) => {
+          await appendDeltas(
+            tx,
+            new Map([
+              ['batch.every', 1],
+              [`batch.parity-${i % 2}`, 10],
+              ['batch.cancelled', i % 2 === 0 ? 1 : -1],
+            ]),
+          )
+          if (i === 4) throw new Error('refused')
+        }),
+      ),
+    )
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    )
+    // One row per counter: write 4 rolled back, the other five kept (batch.cancelled: 2 even, 3 odd = -1).
+    assert.deepEqual(deltaRows(), [
+      { name: 'batch.cancelled', delta: -1 },
+      { name: 'batch.every', delta: 5 },
+      { name: 'batch.parity-0', delta: 20 },
+      { name: 'batch.parity-1', delta: 30 },
+    ])
+    // Outside a batch (no transaction) deltas are written as given, at once.
+    await appendDeltas(database.db, new Map([['batch.every', 2]]))
+    assert.equal(deltaRows().length, 5)
   })
 
   test('when the shared COMMIT fails, every transaction of the batch fails and nothing is stored', async () => {

@@ -1,0 +1,53 @@
+import type { Db } from './database.ts'
+import type { Deltas } from './usage.ts'
+
+/**
+ * The usage deltas of one SQLite group commit (sqlite-batches.ts), summed per counter and inserted
+ * once just before the batch's COMMIT instead of once per write. Those per-write inserts cost about
+ * a third of a contribute (focused bench: 5,500/s with them, 7,700/s with none). Figures stay exact:
+ * the sum reaches usage_deltas in the same transaction as the writes it counts, and a write rolled
+ * back to its savepoint takes its own deltas with it.
+ */
+export class BatchDeltas {
+  private readonly kept: Deltas = new Map()
+  /** The deltas of the write running now, kept only if it is released (not rolled back). */
+  private current: Deltas = new Map()
+
+  add(deltas: Deltas): void {
+    for (const [name, delta] of deltas) this.current.set(name, (this.current.get(name) ?? 0) + delta)
+  }
+
+  /** The running write was released: its deltas join the batch's. */
+  keep(): void {
+    for (const [name, delta] of this.current) this.kept.set(name, (this.kept.get(name) ?? 0) + delta)
+    this.current = new Map()
+  }
+
+  /** The running write was rolled back to its savepoint. */
+  drop(): void {
+    this.current = new Map()
+  }
+
+  /** The kept writes' deltas, summed per counter. */
+  sums(): Deltas {
+    return this.kept
+  }
+}
+
+/** The batch running on a connection, which appendDeltas hands a write's deltas to. */
+const running = new WeakMap<Db, BatchDeltas>()
+
+export function batchDeltasOf(db: Db): BatchDeltas | undefined {
+  return running.get(db)
+}
+
+/** From now on, deltas appended on this connection are this batch's, until `endBatchDeltas`. */
+export function startBatchDeltas(connection: Db): BatchDeltas {
+  const deltas = new BatchDeltas()
+  running.set(connection, deltas)
+  return deltas
+}
+
+export function endBatchDeltas(connection: Db): void {
+  running.delete(connection)
+}
