@@ -143,7 +143,8 @@ function openPostgres(url: string): Database {
 }
 
 function postgresPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max })
+  // Pipeline mode: a transaction's BEGIN travels with its first statement (store/pg-statements.ts).
+  const pool = new pg.Pool({ connectionString: url, max, pipeline: true })
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   return pool

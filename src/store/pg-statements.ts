@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import type pg from 'pg'
 
@@ -54,18 +55,34 @@ function namedClient(client: pg.PoolClient): PostgresPoolClient {
   return wrapper
 }
 
+/** What Kysely is answered for a BEGIN held back, or an end of a transaction that never began. */
+const nothingSent = () => ({ command: null, rowCount: null, rows: [] })
+
 function wrap(client: pg.PoolClient): PostgresPoolClient {
   // A client is released only after its transaction committed or rolled back (Kysely discards one
   // whose rollback failed), so this is never carried from one checkout to the next.
   let inTransaction = false
+  // The BEGIN Kysely asked for and that has not gone out yet (see `send`).
+  let heldBegin: string | undefined
   const query = async (text: unknown, parameters?: unknown[]) => {
     if (typeof text !== 'string') return client.query(text as pg.QueryConfig)
     const values = parameters ?? []
     const name = nameOf(text, values)
-    if (BEGINS.test(text)) inTransaction = true
-    else if (ENDS.test(text)) inTransaction = false
+    if (BEGINS.test(text)) {
+      inTransaction = true
+      heldBegin = text
+      return nothingSent()
+    }
+    if (ENDS.test(text)) {
+      inTransaction = false
+      // A transaction that sent no statement has nothing to end.
+      if (heldBegin !== undefined) {
+        heldBegin = undefined
+        return nothingSent()
+      }
+    }
     try {
-      return await client.query(name ? { name, text, values } : { text, values })
+      return await send(name ? { name, text, values } : { text, values })
     } catch (err) {
       if (!name || !isStalePlan(err)) throw err
       names.set(text, null)
@@ -75,9 +92,34 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
       return client.query({ text, values })
     }
   }
+  /**
+   * A held BEGIN goes out in the same write as the transaction's first statement: the pool's clients
+   * are in pg's pipeline mode, which sends a query without waiting for the answer to the one before,
+   * so a transaction costs one round trip less. PostgreSQL runs them in order, as if sent apart.
+   */
+  const send = async (config: pg.QueryConfig) => {
+    if (heldBegin === undefined) return client.query(config)
+    const socket = (client as unknown as { connection: { stream: Writable } }).connection.stream
+    socket.cork()
+    let begin, answer
+    try {
+      begin = client.query(heldBegin)
+      answer = client.query(config)
+    } finally {
+      heldBegin = undefined
+      socket.uncork()
+    }
+    const [begun, answered] = await Promise.allSettled([begin, answer])
+    if (begun.status === 'rejected') throw begun.reason
+    if (answered.status === 'rejected') throw answered.reason
+    return answered.value
+  }
   const wrapper = {
     query,
-    release: (destroy?: boolean) => client.release(destroy),
+    release: (destroy?: boolean) => {
+      heldBegin = undefined
+      client.release(destroy)
+    },
     // Kysely reads the backend's pid from here to cancel a query, instead of asking for it.
     get processID() {
       return (client as unknown as { processID?: number }).processID

@@ -66,6 +66,67 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     for (const result of rows) assert.deepEqual(result, [{ id: 1, note: null }])
   })
 
+  /** The state PostgreSQL reports for the backend a transaction runs on, asked from another connection. */
+  const backendState = async (pid: number) => {
+    const { rows } = await sql<{ state: string }>`select state from pg_stat_activity where pid = ${pid}`.execute(
+      store().db,
+    )
+    return rows[0]?.state
+  }
+  const backendPid = async (tx: Database['db']) =>
+    (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)).rows[0]?.pid as number
+
+  test("a transaction's BEGIN goes out with its first statement, which runs inside it", async () => {
+    const seen = await store().transaction(async (tx) => {
+      const first = await sql<{ xid: string; pid: number }>`select txid_current()::text as xid,
+        pg_backend_pid() as pid, ${1}::int as one`.execute(tx)
+      const row = first.rows[0] as { xid: string; pid: number }
+      const during = await backendState(row.pid)
+      const again = await sql<{ xid: string }>`select txid_current()::text as xid`.execute(tx)
+      return { xid: row.xid, again: again.rows[0]?.xid, during }
+    })
+    // One transaction from the first statement on, open between statements.
+    assert.equal(seen.again, seen.xid)
+    assert.equal(seen.during, 'idle in transaction')
+  })
+
+  test('BEGIN is held until the first statement: a transaction that has sent none leaves its backend idle', async () => {
+    // The pid is learnt in an earlier checkout of the same (only idle) connection of a fresh pool.
+    const states = await store()
+      .db.connection()
+      .execute(async (db) => {
+        const pid = await backendPid(db)
+        return db.transaction().execute(async (tx) => {
+          const before = await backendState(pid)
+          await sql`select ${1}::int`.execute(tx)
+          return { before, after: await backendState(pid) }
+        })
+      })
+    assert.deepEqual(states, { before: 'idle', after: 'idle in transaction' })
+  })
+
+  test('a transaction that sends nothing, and one whose first statement fails, leave the connection usable', async () => {
+    assert.equal(await store().transaction(async () => 'nothing sent'), 'nothing sent')
+    await assert.rejects(
+      store().transaction((tx) => sql`select * from no_such_table where id = ${1}`.execute(tx)),
+      /no_such_table/,
+    )
+    // Every pooled connection is back to a clean state: ten concurrent transactions each commit a write.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store().transaction((tx) =>
+          tx
+            .insertInto('service_flags')
+            .values({ name: `held-begin-${i}`, value: 'v', updated_at: '2026-01-01T00:00:00.000Z' })
+            .execute(),
+        ),
+      ),
+    )
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from service_flags
+      where name like 'held-begin-%'`.execute(store().db)
+    assert.equal(rows[0]?.n, 10)
+  })
+
   test("the publisher's connection reports its retries and failures where the database's go", () => {
     const database = store()
     const [onRetry, reportError] = [database.onRetry, database.reportError]
