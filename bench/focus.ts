@@ -5,7 +5,8 @@
  * code before it in one sitting: `reads` seeds 10,000 contributions and 450 participants and runs the
  * cache-missed newest page and thread and the cached arrival page; `writes` runs contribute and join
  * with 50 participants. It prints the server's RSS after each read run. BENCH_CPU_PROF=dir writes the
- * server's CPU profile there (bench/child.ts); BENCH_SECONDS sets the length of each run.
+ * server's CPU profile there (bench/child.ts); BENCH_SECONDS sets the length of each run;
+ * BENCH_CONTRIBUTIONS and BENCH_PARTICIPANTS the size the reads are seeded at.
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { openDatabase } from '../src/store/database.ts'
@@ -17,17 +18,23 @@ import { seed } from './seed.ts'
 import { measureWrites } from './writes.ts'
 
 const [dialect = 'sqlite', part = 'reads'] = process.argv.slice(2) as [BenchDialect?, string?]
-const SIZE = { participants: 450, contributions: 10_000 }
+const SIZE = {
+  participants: Number(process.env.BENCH_PARTICIPANTS ?? 450),
+  contributions: Number(process.env.BENCH_CONTRIBUTIONS ?? 10_000),
+}
 mkdirSync(WORK, { recursive: true })
 
 if (part === 'writes') {
   await measureWrites(await freshDatabase(dialect, 'clearing_focus_writes'), PEPPER, undefined)
 } else {
-  const url = await freshDatabase(dialect, 'clearing_focus_reads')
-  const database = openDatabase(url)
-  await migrate(database.db)
-  await seed(database, { participants: 0, contributions: 0 }, SIZE)
-  await database.close()
+  const reuse = process.env.REUSE_DB
+  const url = reuse ?? (await freshDatabase(dialect, 'clearing_focus_reads'))
+  if (!reuse) {
+    const database = openDatabase(url)
+    await migrate(database.db)
+    await seed(database, { participants: 0, contributions: 0 }, SIZE)
+    await database.close()
+  }
   const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER })
   const rss = (when: string) => console.error(`  server RSS ${when}: ${rssMb(server.child)} MB`)
   // 5,000 distinct cursors and ids, as in the full bench: every request misses the read cache.
