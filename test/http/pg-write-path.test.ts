@@ -127,6 +127,23 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.equal(rows[0]?.n, 10)
   })
 
+  test("every connection, pooled and the publisher's, runs without Memoize (see SESSION_SETTINGS)", async () => {
+    const settings = await Promise.all(
+      [store().db, store().priority.db].map(async (db) =>
+        Promise.all(
+          Array.from({ length: 3 }, () =>
+            db.transaction().execute(async (tx) => {
+              const { rows } = await sql<{ enable_memoize: string }>`show enable_memoize`.execute(tx)
+              await sleep(10)
+              return rows[0]?.enable_memoize
+            }),
+          ),
+        ),
+      ),
+    )
+    assert.deepEqual(settings.flat(), ['off', 'off', 'off', 'off', 'off', 'off'])
+  })
+
   test("the publisher's connection reports its retries and failures where the database's go", () => {
     const database = store()
     const [onRetry, reportError] = [database.onRetry, database.reportError]
