@@ -158,7 +158,8 @@ function postgresPool(url: string, max: number): pg.Pool {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   pool.on('connect', (client) => {
-    // Queued ahead of anything the pool's user asks of this connection. A failure shows in the next query.
+    // Queued ahead of anything the pool's user asks of this connection. Ignored where it fails: an engine
+    // without the setting (the wire-compatible ones DESIGN.md names) runs as it did.
     client.query(SESSION_SETTINGS).catch(() => {})
   })
   return pool
