@@ -65,7 +65,13 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
   // The BEGIN Kysely asked for and that has not gone out yet (see `send`).
   let heldBegin: string | undefined
   const query = async (text: unknown, parameters?: unknown[]) => {
-    if (typeof text !== 'string') return client.query(text as pg.QueryConfig)
+    if (typeof text !== 'string') {
+      // A query object (a cursor, say) goes out as it is, so a held BEGIN goes out alone before it.
+      const begin = heldBegin
+      heldBegin = undefined
+      if (begin !== undefined) await client.query(begin)
+      return client.query(text as pg.QueryConfig)
+    }
     const values = parameters ?? []
     const name = nameOf(text, values)
     if (BEGINS.test(text)) {

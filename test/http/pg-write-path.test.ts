@@ -2,11 +2,13 @@ import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { Publisher } from '../../src/core/publisher.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
 import { contributionUsage, emptyActivity } from '../../src/store/usage.ts'
 import type { Database } from '../../src/store/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
+import { withNamedStatements } from '../../src/store/pg-statements.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
 import { allocateId } from '../../src/store/public-ids.ts'
 import { dialect, migratedStore } from '../support/database.ts'
@@ -125,6 +127,22 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from service_flags
       where name like 'held-begin-%'`.execute(store().db)
     assert.equal(rows[0]?.n, 10)
+  })
+
+  test('a query object after a held BEGIN runs inside the transaction too', async () => {
+    const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 1, pipeline: true })
+    const client = await withNamedStatements(pool).connect()
+    try {
+      await client.query('begin', [])
+      const asObject = client.query as unknown as (c: pg.QueryConfig) => Promise<pg.QueryResult<{ xid: string }>>
+      const first = await asObject({ text: 'select txid_current()::text as xid' })
+      const second = await client.query('select txid_current()::text as xid', [])
+      assert.equal((second.rows[0] as { xid: string }).xid, first.rows[0]?.xid)
+      await client.query('rollback', [])
+    } finally {
+      client.release()
+      await pool.end()
+    }
   })
 
   test("every connection, pooled and the publisher's, runs without Memoize (see SESSION_SETTINGS)", async () => {
