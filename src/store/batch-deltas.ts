@@ -11,27 +11,31 @@ import type { Deltas } from './usage.ts'
 export class BatchDeltas {
   private readonly kept: Deltas = new Map()
   /** The deltas of the write running now, kept only if it is released (not rolled back). */
-  private current: Deltas = new Map()
+  private readonly current: Deltas = new Map()
 
   add(deltas: Deltas): void {
-    for (const [name, delta] of deltas) this.current.set(name, (this.current.get(name) ?? 0) + delta)
+    addInto(this.current, deltas)
   }
 
   /** The running write was released: its deltas join the batch's. */
   keep(): void {
-    for (const [name, delta] of this.current) this.kept.set(name, (this.kept.get(name) ?? 0) + delta)
-    this.current = new Map()
+    addInto(this.kept, this.current)
+    this.current.clear()
   }
 
   /** The running write was rolled back to its savepoint. */
   drop(): void {
-    this.current = new Map()
+    this.current.clear()
   }
 
   /** The kept writes' deltas, summed per counter. */
   sums(): Deltas {
     return this.kept
   }
+}
+
+function addInto(sums: Deltas, deltas: Deltas): void {
+  for (const [name, delta] of deltas) sums.set(name, (sums.get(name) ?? 0) + delta)
 }
 
 /** The batch running on a connection, which appendDeltas hands a write's deltas to. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { endBatchDeltas, startBatchDeltas } from './batch-deltas.ts'
 import type { Db, Tx } from './database.ts'
-import { appendDeltas } from './usage.ts'
+import { insertDeltas } from './usage.ts'
 
 /** Transactions past this many wait for the next batch: bounds how long the first waits for its commit. */
 const MAX_BATCH = 64
@@ -95,16 +95,16 @@ export class SqliteBatches {
           await release.execute(connection)
         }
       }
-      endBatchDeltas(connection)
-      await appendDeltas(connection, deltas.sums())
+      await insertDeltas(connection, deltas.sums())
       await sql`commit`.execute(connection)
     } catch (err) {
-      endBatchDeltas(connection)
       // The shared transaction is lost: every write in it, and those not yet run, fail together.
       await sql`rollback`.execute(connection).catch(() => {})
       for (const { queued } of done) queued.reject(err)
       for (const queued of taken.slice(next + 1)) queued.reject(err)
       return
+    } finally {
+      endBatchDeltas(connection)
     }
     for (const { queued, value } of done) queued.resolve(value)
   }

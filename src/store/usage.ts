@@ -210,6 +210,11 @@ export async function saveUsage(db: Db, participantId: string | null, usage: Usa
 export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
   const batch = batchDeltasOf(db)
   if (batch) return batch.add(deltas)
+  await insertDeltas(db, deltas)
+}
+
+/** Writes deltas as rows now (counters whose delta is zero left out). */
+export async function insertDeltas(db: Db, deltas: Deltas): Promise<void> {
   const rows = deltaRows(deltas)
   if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
 }

@@ -80,6 +80,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
 
   test("a transaction's BEGIN goes out with its first statement, which runs inside it", async () => {
     const seen = await store().transaction(async (tx) => {
+      // A bound value makes it a named statement, the path contribute and join take.
       const first = await sql<{ xid: string; pid: number }>`select txid_current()::text as xid,
         pg_backend_pid() as pid, ${1}::int as one`.execute(tx)
       const row = first.rows[0] as { xid: string; pid: number }
