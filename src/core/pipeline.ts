@@ -105,7 +105,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
       clientAddress: call.clientAddress,
       onCommit,
       transaction: step ?? ((fn) => fn(db)),
-      shared: stamp === undefined ? (_key, read) => read() : (key, read) => cache.through(`part ${key}`, stamp, read),
+      shared: stamp === undefined ? (_key, read) => read() : (key, read) => cache.part(key, stamp, read),
       services: rt.services,
     }
     if (stamp === undefined) return def.handler(ctx, input)

@@ -6,6 +6,17 @@ export function isKept(value: unknown): boolean {
   return typeof value === 'object' && value !== null && kept.has(value)
 }
 
+/**
+ * Kept parts (ReadCache.part) and the objects directly inside them: pieces many answers embed as
+ * they are, so each is worth serializing once (http/representation.ts) rather than into every answer.
+ */
+const parts = new WeakSet<object>()
+
+/** True when this value is, or is directly inside, a part a read cache keeps. */
+export function isSharedPart(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && parts.has(value)
+}
+
 /** How many once-asked keys are remembered per cache entry (keys only: ~100 bytes each). */
 const SEEN_PER_ENTRY = 4
 
@@ -71,6 +82,22 @@ export class ReadCache {
     // A kept key whose stamp went stale is still a repeated one.
     if (this.entries.has(key) || this.seen.delete(key)) this.set(key, stamp, value)
     else this.remember(key)
+    return value
+  }
+
+  /**
+   * A piece of a result that other results share while the stamp holds (the note revisions after a
+   * cursor, the recent conversation roots), kept under its own key like a result. A kept part and its
+   * members are marked, so an answer that embeds one reuses its JSON text.
+   */
+  async part<T>(key: string, stamp: string, read: () => Promise<T>): Promise<T> {
+    const value = await this.through(`part ${key}`, stamp, read)
+    if (isKept(value) && !parts.has(value as object)) {
+      parts.add(value as object)
+      for (const member of Object.values(value as object)) {
+        if (typeof member === 'object' && member !== null) parts.add(member)
+      }
+    }
     return value
   }
 

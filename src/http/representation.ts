@@ -3,7 +3,7 @@ import { hash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isKept } from '../core/read-cache.ts'
+import { isKept, isSharedPart } from '../core/read-cache.ts'
 
 type Encoding = 'br' | 'gzip'
 
@@ -26,7 +26,7 @@ interface Body {
    * kept the ~80 MB it grew to under a stream of distinct reads.
    */
   bytes: Buffer | string
-  /** Strong validator of the JSON text: a hash of its exact bytes (the UTF-8 of the string). */
+  /** Strong validator of the JSON text: a hash of its exact bytes (the UTF-8 of the string; see serialize). */
   hash: string
 }
 
@@ -37,39 +37,67 @@ interface Body {
 const bodies = new WeakMap<object, Body>()
 
 /**
- * Members that are shared objects themselves keep their JSON text: the descriptor read is a fresh
- * object each time, but its 100 KB `protocol` member is one object for the process. Only large
- * members keep it (a cached page's body already holds its members', so keeping theirs too doubled
- * the memory of every cached page).
+ * Members that are shared objects themselves keep their JSON text and its digest: the descriptor
+ * read is a fresh object each time, but its 100 KB `protocol` member is one object for the process; a
+ * history page missed by the cache embeds the note revisions and recent roots the cache keeps as
+ * parts, 18 of its 31 KB. Only those and large members keep it (a cached page's body already holds its
+ * members', so keeping every member's too doubled the memory of every cached page).
  */
-const memberTexts = new WeakMap<object, string>()
+const memberTexts = new WeakMap<object, Member>()
 const MEMBER_TEXT_KEPT = 16 * 1024
 
-function serialize(result: unknown): string {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return JSON.stringify(result)
-  const members: string[] = []
-  for (const [key, value] of Object.entries(result)) {
-    if (value !== undefined) members.push(`${JSON.stringify(key)}:${memberText(value)}`)
-  }
-  return `{${members.join(',')}}`
+interface Member {
+  text: string
+  /** What the member adds to the body's hash (see serialize). */
+  signature: string
 }
 
-function memberText(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value)
-  let text = memberTexts.get(value)
-  if (text === undefined) {
-    text = JSON.stringify(value)
-    if (text.length >= MEMBER_TEXT_KEPT) memberTexts.set(value, text)
+const digest = (text: string) => hash('sha256', text, 'base64url')
+
+/**
+ * The JSON text and its strong validator. An object's validator hashes a signature of each member
+ * (its key, and its text or, for an object or array, `#` and the digest of its text) rather than the
+ * whole text, so a shared member's digest is computed once and a missed page hashes only what is
+ * new in it. Still a function of the text alone: the same text gets the same tag however it was
+ * built, and the signatures can be read back apart (a JSON value never starts with `#`).
+ */
+function serialize(result: unknown): { text: string; tag: string } {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    const text = JSON.stringify(result)
+    return { text, tag: digest(text) }
   }
-  return text
+  const texts: string[] = []
+  const signatures: string[] = []
+  for (const [key, value] of Object.entries(result)) {
+    if (value === undefined) continue
+    const member = memberOf(value)
+    const name = JSON.stringify(key)
+    texts.push(`${name}:${member.text}`)
+    signatures.push(`${name}:${member.signature}`)
+  }
+  return { text: `{${texts.join(',')}}`, tag: digest(`{${signatures.join(',')}}`) }
+}
+
+function memberOf(value: unknown): Member {
+  if (typeof value !== 'object' || value === null) {
+    const text = JSON.stringify(value)
+    return { text, signature: text }
+  }
+  let member = memberTexts.get(value)
+  if (member === undefined) {
+    const text = JSON.stringify(value)
+    member = { text, signature: `#${digest(text)}` }
+    if (text.length >= MEMBER_TEXT_KEPT || isSharedPart(value)) memberTexts.set(value, member)
+  }
+  return member
 }
 
 function bodyOf(result: unknown): Body {
   const shared = isKept(result) ? (result as object) : undefined
   let body = shared && bodies.get(shared)
   if (body === undefined) {
-    const text = serialize(result)
-    body = { bytes: shared ? Buffer.from(text, 'utf8') : text, hash: hash('sha256', text, 'base64url').slice(0, 32) }
+    const { text, tag } = serialize(result)
+    body = { bytes: shared ? Buffer.from(text, 'utf8') : text, hash: tag.slice(0, 32) }
     if (shared) bodies.set(shared, body)
   }
   return body

@@ -109,6 +109,26 @@ describe('polling: conditional requests and compression', () => {
     assert.equal(Number(once.headers['content-length']), once.body.length, 'the length counts bytes, not characters')
   })
 
+  test('a history page has the same bytes and ETag whether the parts it embeds were kept yet or not', async () => {
+    // Each path's first answer is built fresh; its note revisions and recent roots are parts the read
+    // cache keeps from their second ask on, with their text and digest (http/representation.ts).
+    const page = (after: number) => `${t.url}/api/clearing?view=history&after=${after}&limit=1&memory_after=0`
+    const first = await rawGet(page(0))
+    const second = await rawGet(page(0))
+    // A page never asked before, built around parts already kept.
+    const fresh = await rawGet(page(root))
+    const [kept, hit] = [await rawGet(page(root)), await rawGet(page(root))]
+    assert.deepEqual(second.body, first.body)
+    assert.equal(second.headers.etag, first.headers.etag)
+    for (const later of [kept, hit]) {
+      assert.deepEqual(later.body, fresh.body)
+      assert.equal(later.headers.etag, fresh.headers.etag)
+    }
+    assert.notEqual(fresh.headers.etag, first.headers.etag, 'another page, another tag')
+    const revalidated = await rawGet(page(root), { 'if-none-match': String(fresh.headers.etag) })
+    assert.equal(revalidated.status, 304)
+  })
+
   test('the descriptor keeps one ETag while nothing changes, though it is built per request', async () => {
     const a = await rawGet(`${t.url}/api/clearing`, { 'accept-encoding': 'br' })
     const b = await rawGet(`${t.url}/api/clearing`, { 'accept-encoding': 'br' })

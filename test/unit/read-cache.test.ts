@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { isKept, ReadCache } from '../../src/core/read-cache.ts'
+import { isKept, isSharedPart, ReadCache } from '../../src/core/read-cache.ts'
 
 /** Reads through the cache, counting how often the store was actually read. */
 function counter(cache: ReadCache) {
@@ -75,5 +75,30 @@ describe('read cache (core/read-cache.ts)', () => {
     await twice('f'.repeat(10))
     await get('f'.repeat(10))
     assert.equal(reads.get('f'.repeat(10)), 3, 'a 12-character value is over a quarter of 44: never kept')
+  })
+
+  test('a part is kept like a result, and once kept it and the objects directly in it are marked shared', async () => {
+    const cache = new ReadCache(4)
+    let reads = 0
+    const part = () =>
+      cache.part('revisions 0', 's1', async () => {
+        reads++
+        return { items: [{ id: 1 }], next: 1, more: { deep: true } }
+      })
+    const once = await part()
+    assert.equal(isSharedPart(once), false, "asked once, a part is nobody else's")
+    assert.equal(isSharedPart(once.items), false)
+    const kept = await part()
+    assert.equal(isSharedPart(kept), true)
+    assert.equal(isSharedPart(kept.items), true, "a page embeds the part's items, not the part")
+    assert.equal(isSharedPart(kept.more), true)
+    assert.equal(isSharedPart(kept.items[0]), false, 'only one level down')
+    assert.equal(await part(), kept, 'served from the cache while the stamp holds')
+    assert.equal(reads, 2)
+    assert.equal(
+      isSharedPart(await cache.through('revisions 0', 's1', async () => ({ other: [] }))),
+      false,
+      'parts have keys of their own',
+    )
   })
 })
