@@ -4,7 +4,7 @@ import type { Db } from './database.ts'
 import type { ContributionTable, Schema } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { prepared } from './prepared.ts'
-import { keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
+import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
 import { isPostgres } from './dialect.ts'
 import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
@@ -203,14 +203,8 @@ function pageOf(query: ReturnType<typeof withAuthor>, request: PageRequest): Pro
   return keysetPage(query, 'c.id', request, toContribution, (c) => c.id)
 }
 
-// Every poll of the history runs one of these two: compiled once.
-const historyPage = preparedKeysetPage(
-  (db, _values: Record<string, never>) => withAuthor(db),
-  'c.id',
-  toContribution,
-  (c) => c.id,
-  { sizeInText: true },
-)
+// Every poll of the history runs one of these two: compiled once; pollers' own cursors read together.
+const historyPage = batchedKeysetPage(withAuthor, 'c.id', toContribution, (c) => c.id)
 const roomHistoryPage = preparedKeysetPage(
   (db, values: { room: string }) => withAuthor(db).where('c.room', '=', values.room),
   'c.id',
@@ -220,7 +214,7 @@ const roomHistoryPage = preparedKeysetPage(
 
 /** The shared history after a cursor, optionally in one room. */
 export async function pageAfter(db: Db, q: PageRequest & { room?: string | undefined }): Promise<Page<Contribution>> {
-  return q.room ? roomHistoryPage(db, { room: q.room }, q) : historyPage(db, {}, q)
+  return q.room ? roomHistoryPage(db, { room: q.room }, q) : historyPage(db, q)
 }
 
 /** The newest contributions, returned oldest first so they read like a page. */

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Db } from './database.ts'
+import { isPostgres } from './dialect.ts'
 import { prepared } from './prepared.ts'
 
 /** One page of a cursor-paged read. */
@@ -56,10 +57,18 @@ export function preparedKeysetPage<P extends Record<string, unknown>, DB, TB ext
     prepared((db, v: P & { after: number; take: number }) =>
       afterCursor(build(db, v), column, v.after, size === undefined ? v.take : sql.lit(size)),
     )
-  // One compiled statement per page size written into the SQL, or one for every size (key undefined).
-  const compiled = new Map<number | undefined, Run>()
-  const runFor = (take: number): Run => {
-    const size = options.sizeInText ? take : undefined
+  const compiled = sizes(compile)
+  return async (db, values, request) => {
+    const take = request.limit + 1
+    const rows = await compiled(options.sizeInText ? take : undefined)(db, { ...values, after: request.after, take })
+    return pageOfRows(rows, request, map, cursorOf)
+  }
+}
+
+/** One compiled statement per page size written into the SQL, or one for every size (size undefined). */
+function sizes<S extends number | undefined, R>(compile: (size: S) => R): (size: S) => R {
+  const compiled = new Map<S, R>()
+  return (size) => {
     let run = compiled.get(size)
     if (run === undefined) {
       run = compile(size)
@@ -67,17 +76,94 @@ export function preparedKeysetPage<P extends Record<string, unknown>, DB, TB ext
     }
     return run
   }
-  return async (db, values, request) => {
+}
+
+/**
+ * preparedKeysetPage for the read every poller runs with a cursor of its own (the unfiltered history).
+ * On PostgreSQL, outside a transaction, the pages of one size asked for in one turn of the event loop
+ * are read by one statement, a LATERAL page per distinct cursor: every statement sent wakes a server
+ * process, and under load those wake-ups, more than the reading, were a fifth of a missed page's time.
+ * The pages are read after the turn they were asked in (as sharedStamp, store/public-stamp.ts), so
+ * each still sees every row published before its request came. SQLite reads in-process: each page
+ * at once, by its own statement.
+ */
+export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
+  build: (db: Db) => SelectQueryBuilder<DB, TB, O>,
+  column: string,
+  map: (row: O) => T,
+  cursorOf: (item: T) => number,
+): (db: Db, request: PageRequest) => Promise<Page<T>> {
+  // The page size is written into the SQL (see preparedKeysetPage): one statement per size.
+  const one = sizes((size: number) =>
+    prepared((db, v: { after: number }) => afterCursor(build(db), column, v.after, sql.lit(size))),
+  )
+  const many = sizes((size: number) =>
+    prepared((db, v: { cursors: number[] }) =>
+      db
+        .selectFrom(sql<{ after: number }>`(select unnest(${v.cursors}::bigint[]) as after)`.as('cursors'))
+        .innerJoinLateral(afterCursor(build(db), column, sql.ref('cursors.after'), sql.lit(size)).as('page'), (join) =>
+          join.onTrue(),
+        )
+        .selectAll('page' as never)
+        .select(sql<string>`cursors.after`.as('page_cursor'))
+        .orderBy(sql.ref('cursors.after'))
+        .orderBy(sql.ref(`page.${column.split('.').at(-1)}`)),
+    ),
+  )
+  const turns = new WeakMap<Db, Map<number, Asked<O>[]>>()
+
+  const readTogether = async (db: Db, take: number, asked: Asked<O>[]): Promise<void> => {
+    try {
+      if (asked.length === 1) {
+        const [only] = asked as [Asked<O>]
+        only.resolve(await one(take)(db, { after: only.after }))
+        return
+      }
+      const cursors = [...new Set(asked.map((a) => a.after))]
+      const byCursor = new Map<number, O[]>(cursors.map((cursor) => [cursor, []]))
+      const rows = (await many(take)(db, { cursors })) as Array<O & { page_cursor: string | number }>
+      // Each row keeps its page_cursor: map picks the fields it needs, and no row is copied.
+      for (const row of rows) byCursor.get(Number(row.page_cursor))?.push(row)
+      for (const a of asked) a.resolve(byCursor.get(a.after) ?? [])
+    } catch (err) {
+      for (const a of asked) a.reject(err)
+    }
+  }
+
+  return async (db, request) => {
     const take = request.limit + 1
-    const rows = await runFor(take)(db, { ...values, after: request.after, take })
+    if (!isPostgres(db) || db.isTransaction) {
+      return pageOfRows(await one(take)(db, { after: request.after }), request, map, cursorOf)
+    }
+    let turn = turns.get(db)
+    if (turn === undefined) turns.set(db, (turn = new Map()))
+    let asked = turn.get(take)
+    if (asked === undefined) {
+      const list: Asked<O>[] = (asked = [])
+      const pending = turn
+      pending.set(take, list)
+      setImmediate(() => {
+        // Asked for from here on: a later statement, sent after they arrived.
+        pending.delete(take)
+        void readTogether(db, take, list)
+      })
+    }
+    const waiting = asked
+    const rows = await new Promise<O[]>((resolve, reject) => waiting.push({ after: request.after, resolve, reject }))
     return pageOfRows(rows, request, map, cursorOf)
   }
+}
+
+interface Asked<O> {
+  after: number
+  resolve: (rows: O[]) => void
+  reject: (err: unknown) => void
 }
 
 function afterCursor<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   column: string,
-  after: number,
+  after: number | RawBuilder<unknown>,
   take: number | RawBuilder<number>,
 ): SelectQueryBuilder<DB, TB, O> {
   return query
