@@ -110,6 +110,7 @@ export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
         .orderBy(sql.ref(`page.${column.split('.').at(-1)}`)),
     ),
   )
+  /** Per pool and page size, the pages asked for in this turn of the event loop. */
   const turns = new WeakMap<Db, Map<number, Asked<O>[]>>()
 
   const readTogether = async (db: Db, take: number, asked: Asked<O>[]): Promise<void> => {
@@ -130,26 +131,31 @@ export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
     }
   }
 
+  /** The pages of this size asked for from now to the end of this turn, read together after it. */
+  const openTurn = (db: Db, sizes: Map<number, Asked<O>[]>, take: number): Asked<O>[] => {
+    const asked: Asked<O>[] = []
+    sizes.set(take, asked)
+    setImmediate(() => {
+      // Asked for from here on: a later statement, sent after they arrived.
+      sizes.delete(take)
+      void readTogether(db, take, asked)
+    })
+    return asked
+  }
+
+  const askInTurn = (db: Db, take: number, after: number): Promise<O[]> => {
+    let sizes = turns.get(db)
+    if (sizes === undefined) turns.set(db, (sizes = new Map()))
+    const asked = sizes.get(take) ?? openTurn(db, sizes, take)
+    return new Promise((resolve, reject) => asked.push({ after, resolve, reject }))
+  }
+
   return async (db, request) => {
     const take = request.limit + 1
-    if (!isPostgres(db) || db.isTransaction) {
-      return pageOfRows(await one(take)(db, { after: request.after }), request, map, cursorOf)
-    }
-    let turn = turns.get(db)
-    if (turn === undefined) turns.set(db, (turn = new Map()))
-    let asked = turn.get(take)
-    if (asked === undefined) {
-      const list: Asked<O>[] = (asked = [])
-      const pending = turn
-      pending.set(take, list)
-      setImmediate(() => {
-        // Asked for from here on: a later statement, sent after they arrived.
-        pending.delete(take)
-        void readTogether(db, take, list)
-      })
-    }
-    const waiting = asked
-    const rows = await new Promise<O[]>((resolve, reject) => waiting.push({ after: request.after, resolve, reject }))
+    const rows =
+      isPostgres(db) && !db.isTransaction
+        ? await askInTurn(db, take, request.after)
+        : await one(take)(db, { after: request.after })
     return pageOfRows(rows, request, map, cursorOf)
   }
 }
