@@ -26,7 +26,7 @@ interface Body {
    * kept the ~80 MB it grew to under a stream of distinct reads.
    */
   bytes: Buffer | string
-  /** Strong validator of the JSON text: a hash of its exact bytes (the UTF-8 of the string; see serialize). */
+  /** Strong validator of the JSON text: different texts never share it (see serialize). */
   hash: string
 }
 
@@ -58,8 +58,8 @@ const digest = (text: string) => hash('sha256', text, 'base64url')
  * The JSON text and its strong validator. An object's validator hashes a signature of each member
  * (its key, and its text or, for an object or array, `#` and the digest of its text) rather than the
  * whole text, so a shared member's digest is computed once and a missed page hashes only what is
- * new in it. Still a function of the text alone: the same text gets the same tag however it was
- * built, and the signatures can be read back apart (a JSON value never starts with `#`).
+ * new in it. Different texts never share a tag (the signatures can be read back apart: a JSON value
+ * never starts with `#`), and a result gets the same tag whether its members' texts were kept or not.
  */
 function serialize(result: unknown): { text: string; tag: string } {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) {
