@@ -64,6 +64,32 @@ describe('history pages asked for together', () => {
     assert.deepEqual(together.at(-1), { items: [], hasMore: false, next: ids[8]! + 100 })
   })
 
+  // A page left unanswered would hang: the timeout turns that into a failure.
+  test(
+    'a failed read fails every page asked for with it, and leaves nothing behind for the next turn',
+    { timeout: 10_000 },
+    async () => {
+      const failing = database.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async () => {
+          throw new Error('the statement failed')
+        },
+      })
+      const asked = await Promise.allSettled(
+        [0, ids[2]!, ids[5]!].map((after) => pageAfter(failing, { after, limit: 2 })),
+      )
+      for (const outcome of asked) {
+        assert.equal(outcome.status, 'rejected')
+        assert.equal((outcome as PromiseRejectedResult).reason.message, 'the statement failed')
+      }
+      const after = await pageAfter(database.db, { after: 0, limit: 2 })
+      assert.deepEqual(
+        after.items.map((c) => c.id),
+        ids.slice(0, 2),
+      )
+    },
+  )
+
   test('a page asked for alone in its turn is read as before', async () => {
     const page = await pageAfter(database.db, { after: ids[6]!, limit: 5 })
     assert.deepEqual(
