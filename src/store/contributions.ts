@@ -3,7 +3,7 @@ import type { Contribution } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import type { ContributionTable, Schema } from './schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
-import { prepared } from './prepared.ts'
+import { prepared, type WriteOrder } from './prepared.ts'
 import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
 import { isPostgres } from './dialect.ts'
@@ -155,10 +155,16 @@ const ownByClientId = prepared((db, v: { participantId: string; clientId: string
  * with it, and returns the id; undefined, with nothing written, when the author already used the
  * post's client_id (core/idempotency.ts decides what that earlier post means).
  */
-export async function insertContribution(db: Db, row: NewPostRow, usage: PostUsage): Promise<number | undefined> {
+export async function insertContribution(
+  db: Db,
+  row: NewPostRow,
+  usage: PostUsage,
+  write: WriteOrder = {},
+): Promise<number | undefined> {
   if (isPostgres(db)) {
     const deltas = deltaRows(usage.deltas)
-    const [inserted] = await insertProvisional(db, {
+    const insert = write.endsTransaction ? insertProvisional.endingTransaction : insertProvisional
+    const [inserted] = await insert(db, {
       ...row,
       ...usage.changes,
       delta_names: deltas.map((d) => d.name),

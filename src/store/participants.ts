@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
-import { prepared } from './prepared.ts'
+import { prepared, type WriteOrder } from './prepared.ts'
 import { isPostgres, lockRow } from './dialect.ts'
 import { WRITES_PAUSED } from './flags.ts'
 import { markPublicChange } from './public-stamp.ts'
@@ -106,14 +106,19 @@ const insertJoined = prepared((db, v: JoinValues) =>
 )
 
 /** A self-registered participant and its first key, counted in usage (as insertParticipant). */
-export async function insertJoinedParticipant(db: Db, row: ParticipantRow, keyHash: string): Promise<void> {
+export async function insertJoinedParticipant(
+  db: Db,
+  row: ParticipantRow,
+  keyHash: string,
+  write: WriteOrder = {},
+): Promise<void> {
   if (!isPostgres(db)) {
     await insertParticipant(db, row)
     await insertKey(db, keyHash, row.id, row.created_at)
     return
   }
   const deltas = deltaRows(joinUsage({ provenance: row.provenance, newModelLabel: false, status: row.status }))
-  await insertJoined(db, {
+  await (write.endsTransaction ? insertJoined.endingTransaction : insertJoined)(db, {
     ...row,
     key_hash: keyHash,
     label_digest: modelLabelDigest(row.model),

@@ -40,6 +40,12 @@ export function isStalePlan(err: unknown): boolean {
   )
 }
 
+/**
+ * Marks a statement as its transaction's last write (`endingTransaction` in store/prepared.ts): the
+ * COMMIT goes out in the same write as it, and the transaction's own COMMIT later sends nothing.
+ */
+export const ENDS_TRANSACTION = '/* ends transaction */ '
+
 const BEGINS = /^\s*(begin|start transaction)\b/i
 const ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i
 
@@ -64,6 +70,8 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
   let inTransaction = false
   // The BEGIN Kysely asked for and that has not gone out yet (see `send`).
   let heldBegin: string | undefined
+  // The transaction committed with its last write; its own COMMIT (or ROLLBACK) has nothing to do.
+  let ended = false
   const query = async (text: unknown, parameters?: unknown[]) => {
     if (typeof text !== 'string') {
       // A query object (a cursor, say) goes out as it is, so a held BEGIN goes out alone before it.
@@ -81,6 +89,10 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
     }
     if (ENDS.test(text)) {
       inTransaction = false
+      if (ended) {
+        ended = false
+        return nothingSent()
+      }
       // A transaction that sent no statement has nothing to end.
       if (heldBegin !== undefined) {
         heldBegin = undefined
@@ -88,41 +100,54 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
       }
     }
     try {
-      return await send(name ? { name, text, values } : { text, values })
+      return await send(
+        name ? { name, text, values } : { text, values },
+        inTransaction && text.startsWith(ENDS_TRANSACTION),
+      )
     } catch (err) {
       if (!name || !isStalePlan(err)) throw err
       names.set(text, null)
       // Outside a transaction nothing else was undone: run it again, unnamed. Inside, the whole
-      // transaction is retried (store/database.ts).
-      if (inTransaction) throw err
+      // transaction is retried (store/database.ts), also when its last write ended it.
+      if (inTransaction || ended) throw err
       return client.query({ text, values })
     }
   }
   /**
    * A held BEGIN goes out in the same write as the transaction's first statement: the pool's clients
    * are in pg's pipeline mode, which sends a query without waiting for the answer to the one before,
-   * so a transaction costs one round trip less. PostgreSQL runs them in order, as if sent apart.
+   * so a transaction costs one round trip less. PostgreSQL runs them in order, as if sent apart. A
+   * transaction's last write takes its COMMIT along the same way (`ending`): one round trip less
+   * again, and its row locks are let go as soon as PostgreSQL has run it, not after the answer came
+   * back through a busy event loop. Should the statement fail, PostgreSQL answers the COMMIT by
+   * rolling back, as the transaction would have.
    */
-  const send = async (config: pg.QueryConfig) => {
-    if (heldBegin === undefined) return client.query(config)
+  const send = async (config: pg.QueryConfig, ending: boolean) => {
+    if (heldBegin === undefined && !ending) return client.query(config)
     const socket = (client as unknown as { connection: { stream: Writable } }).connection.stream
     socket.cork()
-    let begin, answer
+    const sent: Array<Promise<unknown>> = []
+    let answer: Promise<pg.QueryResult>
     try {
-      begin = client.query(heldBegin)
+      if (heldBegin !== undefined) sent.push(client.query(heldBegin))
       answer = client.query(config)
+      sent.push(answer)
+      if (ending) sent.push(client.query('commit'))
     } finally {
       heldBegin = undefined
+      if (ending) {
+        inTransaction = false
+        ended = true
+      }
       socket.uncork()
     }
-    const [begun, answered] = await Promise.allSettled([begin, answer])
-    if (begun.status === 'rejected') throw begun.reason
-    if (answered.status === 'rejected') throw answered.reason
-    return answered.value
+    for (const outcome of await Promise.allSettled(sent)) if (outcome.status === 'rejected') throw outcome.reason
+    return answer
   }
   const wrapper = {
     query,
     release: (destroy?: boolean) => {
+      ended = false
       heldBegin = undefined
       client.release(destroy)
     },

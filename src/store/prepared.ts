@@ -1,6 +1,7 @@
 import type { CompiledQuery, Compilable } from 'kysely'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
+import { ENDS_TRANSACTION } from './pg-statements.ts'
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */
 const SLOT = '\u0000clearing-prepared:'
@@ -9,6 +10,8 @@ type Slot = { name: string } | { constant: unknown }
 
 interface Compiled {
   query: CompiledQuery
+  /** The same text marked as its transaction's last write (store/pg-statements.ts). */
+  ending: string
   slots: Slot[]
 }
 
@@ -22,7 +25,7 @@ export function prepared<P extends Record<string, unknown>, R>(
   build: (db: Db, values: P) => Compilable<R>,
   /** The value names, when `build` hands the values object on whole (an insert's row). */
   names?: ReadonlyArray<keyof P & string>,
-): (db: Db, values: P) => Promise<R[]> {
+): Prepared<P, R> {
   const compiled = new Map<'postgres' | 'sqlite', Compiled>()
   const compile = (db: Db): Compiled => {
     const dialect = isPostgres(db) ? 'postgres' : 'sqlite'
@@ -38,15 +41,35 @@ export function prepared<P extends Record<string, unknown>, R>(
       const slots = query.parameters.map((value): Slot =>
         typeof value === 'string' && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { constant: value },
       )
-      entry = { query, slots }
+      entry = { query, ending: ENDS_TRANSACTION + query.sql, slots }
       compiled.set(dialect, entry)
     }
     return entry
   }
-  return async (db, values) => {
-    const { query, slots } = compile(db)
+  const run = async (db: Db, values: P, ending: boolean) => {
+    const { query, slots, ending: endingSql } = compile(db)
     const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant))
-    const { rows } = await db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)
+    // SQLite's transactions are batched (store/sqlite-batches.ts): there the mark changes nothing.
+    const sql = ending && isPostgres(db) ? endingSql : query.sql
+    const { rows } = await db.executeQuery<R>({ ...query, sql, parameters } as CompiledQuery<R>)
     return rows
   }
+  return Object.assign((db: Db, values: P) => run(db, values, false), {
+    endingTransaction: (db: Db, values: P) => run(db, values, true),
+  })
+}
+
+/** Where a write stands in its transaction: the last write may take the COMMIT along (`endingTransaction`). */
+export interface WriteOrder {
+  endsTransaction?: boolean
+}
+
+export interface Prepared<P, R> {
+  (db: Db, values: P): Promise<R[]>
+  /**
+   * The statement as the last write of the transaction `db` is, so that on PostgreSQL the COMMIT
+   * goes out with it (store/pg-statements.ts): the transaction commits when it has run, and anything
+   * the transaction runs after it runs on its own, so only reads of committed rows may follow.
+   */
+  endingTransaction(db: Db, values: P): Promise<R[]>
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, test } from 'node:test'
+import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { Publisher } from '../../src/core/publisher.ts'
@@ -8,10 +8,12 @@ import { insertContribution } from '../../src/store/contributions.ts'
 import { contributionUsage, emptyActivity } from '../../src/store/usage.ts'
 import type { Database } from '../../src/store/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
-import { withNamedStatements } from '../../src/store/pg-statements.ts'
+import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statements.ts'
+import { prepared } from '../../src/store/prepared.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
 import { allocateId } from '../../src/store/public-ids.ts'
 import { dialect, migratedStore } from '../support/database.ts'
+import { post, startServer, type TestServer } from '../support/harness.ts'
 
 /**
  * The PostgreSQL write path's round trips (store/pg-statements.ts, store/public-ids.ts): statements
@@ -146,6 +148,53 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     }
   })
 
+  const AT = '2026-11-24T00:00:00.000Z'
+  // A prepared insert whose `value` may be null, to make the statement fail on purpose (NOT NULL).
+  const setFlag = prepared((db, v: { name: string; value: string | null }) =>
+    db.insertInto('service_flags').values({ name: v.name, value: v.value as string, updated_at: AT }),
+  )
+  const flagCount = async (prefix: string, db = store().db) =>
+    (await sql<{ n: number }>`select count(*)::int as n from service_flags where name like ${prefix + '%'}`.execute(db))
+      .rows[0]?.n
+
+  test("a transaction's last write takes its COMMIT along: committed as soon as it has run", async () => {
+    const seen = await store().transaction(async (tx) => {
+      await setFlag(tx, { name: 'ending-before', value: 'v' })
+      const pid = await backendPid(tx)
+      await setFlag.endingTransaction(tx, { name: 'ending-last', value: 'v' })
+      // Before the transaction's callback returns: the backend is out of the transaction and the
+      // rows are visible to every other connection.
+      return { state: await backendState(pid), visible: await flagCount('ending-') }
+    })
+    assert.deepEqual(seen, { state: 'idle', visible: 2 })
+  })
+
+  test('a failing last write rolls its whole transaction back, and every connection stays usable', async () => {
+    await assert.rejects(
+      store().transaction(async (tx) => {
+        await setFlag(tx, { name: 'ended-kept', value: 'v' })
+        await setFlag.endingTransaction(tx, { name: 'ended-null', value: null })
+      }),
+      /null value/,
+    )
+    assert.equal(await flagCount('ended-'), 0, 'the earlier write of the transaction is undone too')
+    // Every pooled connection is back to a clean state: ten concurrent transactions each end with one.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store().transaction(async (tx) => {
+          await setFlag(tx, { name: `ended-after-${i}`, value: 'v' })
+          await setFlag.endingTransaction(tx, { name: `ended-last-${i}`, value: 'v' })
+          // Reads may follow the last write (on its connection, outside the transaction).
+          return (await flagCount(`ended-last-${i}`, tx)) === 1
+        }),
+      ),
+    ).then((seen) => assert.deepEqual(seen, Array(10).fill(true)))
+    assert.equal(await flagCount('ended-'), 20)
+    // Outside a transaction the mark changes nothing: the statement runs as it would.
+    await setFlag.endingTransaction(store().db, { name: 'ended-alone', value: 'v' })
+    assert.equal(await flagCount('ended-alone'), 1)
+  })
+
   test("every connection, pooled and the publisher's, runs without Memoize (see SESSION_SETTINGS)", async () => {
     const settings = await Promise.all(
       [store().db, store().priority.db].map(async (db) =>
@@ -189,7 +238,6 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.equal(published, 'published')
   })
 
-  const AT = '2026-11-24T00:00:00.000Z'
   const AUTHOR = '00000000-0000-4000-8000-00000000000a'
   /** Commits a root post and a note revision, both with provisional ids; returns those ids. */
   const pendingPostAndNote = async (n: number) =>
@@ -300,3 +348,69 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.equal(lookups, 0)
   })
 })
+
+describe(
+  'the write path on PostgreSQL: each last write takes its COMMIT along',
+  { skip: dialect !== 'postgres' },
+  () => {
+    let t: TestServer
+    before(async () => {
+      t = await startServer()
+    })
+    after(() => t.close())
+
+    test('contribute, join and publication send their COMMIT before the answer to their last write', async () => {
+      // Every statement the server's connections send, and when its answer came back, in order.
+      const events: string[] = []
+      const original = pg.Client.prototype.query
+      const watched = function (this: pg.Client, ...args: unknown[]) {
+        const first = args[0] as string | { text: string }
+        const text = typeof first === 'string' ? first : first.text
+        events.push(`send ${text}`)
+        const answer = (original as (...a: unknown[]) => unknown).apply(this, args)
+        if (answer instanceof Promise)
+          answer.then(
+            () => events.push(`done ${text}`),
+            () => events.push(`failed ${text}`),
+          )
+        return answer
+      }
+      pg.Client.prototype.query = watched as typeof original
+      try {
+        const author = await t.join('Ender', 'ending-model')
+        const fields = { content: 'the last write ends it', client_id: 'ending-1' }
+        const root = await post(t, author.key, fields)
+        assert.equal(root.status, 200)
+        assert.ok(root.body.id > 0, 'published')
+        // A retry inserts nothing, then reads the earlier post after the transaction has ended.
+        const retry = await post(t, author.key, fields)
+        assert.deepEqual(retry.body, { ...root.body, duplicate: true })
+      } finally {
+        pg.Client.prototype.query = original
+      }
+      const ending = events.flatMap((event, at) => (event.startsWith(`send ${ENDS_TRANSACTION}`) ? [at] : []))
+      const kinds = ending.map((at) => {
+        const text = events[at] as string
+        return text.includes('insert into "contributions"')
+          ? 'contribute'
+          : text.includes('insert into "participants"')
+            ? 'join'
+            : text.includes('update "contributions" t set id')
+              ? 'publication'
+              : text
+      })
+      assert.deepEqual([...new Set(kinds)].sort(), ['contribute', 'join', 'publication'])
+      for (const at of ending) {
+        const text = (events[at] as string).slice('send '.length)
+        const commit = events.indexOf('send commit', at)
+        const answered = events.findIndex(
+          (event, i) => i > at && (event === `done ${text}` || event === `failed ${text}`),
+        )
+        assert.ok(
+          commit === at + 1 && commit < answered,
+          `COMMIT sent right after, before the answer: ${events.slice(at, at + 4).join(' | ')}`,
+        )
+      }
+    })
+  },
+)

@@ -33,7 +33,8 @@ export const contribute = defineAction({
       replyTo: input.reply_to,
       payloadHash: payloadHash(input),
     }
-    return writePost(ctx, post, () => enforceInterval(ctx, participant))
+    // The post is the transaction's last write: its COMMIT goes out with it (store/prepared.ts).
+    return writePost(ctx, post, { admit: () => enforceInterval(ctx, participant), endsTransaction: true })
   },
 })
 

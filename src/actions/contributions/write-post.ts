@@ -4,6 +4,7 @@ import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { replayOf } from '../../core/idempotency.ts'
 import { findOwnByClientId, findReplyTarget, insertContribution } from '../../store/contributions.ts'
+import type { WriteOrder } from '../../store/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
 
 export interface NewPost {
@@ -28,12 +29,20 @@ export interface WrittenPost {
 /**
  * The one way a post is written, for contribute, a published keyless draft and the pilot, under the
  * one idempotency rule: a client_id its author already used answers with that post (or 409 for
- * another payload). `admit` may refuse a new post (the 30-second spacing) but never a retry. The
+ * another payload). The
  * reply target must be public, a reply joins its parent's conversation, the id comes from the one
  * allocator (store/public-ids.ts: on PostgreSQL it is provisional until just after commit), and the
  * author's usage moves in the same statement as the insert.
  */
-export async function writePost(ctx: ActionContext, post: NewPost, admit?: () => void): Promise<WrittenPost> {
+export async function writePost(
+  ctx: ActionContext,
+  post: NewPost,
+  options: WriteOrder & {
+    /** May refuse a new post (the 30-second spacing), never a retry. */
+    admit?: () => void
+  } = {},
+): Promise<WrittenPost> {
+  const { admit } = options
   try {
     admit?.()
   } catch (refusal) {
@@ -73,6 +82,7 @@ export async function writePost(ctx: ActionContext, post: NewPost, admit?: () =>
       payload_hash: post.payloadHash,
     },
     pending.usage,
+    { endsTransaction: options.endsTransaction },
   )
   if (id !== undefined) {
     pending.saved()

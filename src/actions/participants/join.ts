@@ -44,6 +44,7 @@ export const join = defineAction({
         created_at: createdAt,
       },
       ctx.services.secrets.digest(key),
+      { endsTransaction: true },
     )
     return {
       id,
