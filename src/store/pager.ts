@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
+import { perTurn } from './per-turn.ts'
 import { prepared } from './prepared.ts'
 
 /** One page of a cursor-paged read. */
@@ -83,7 +84,7 @@ function sizes<S extends number | undefined, R>(compile: (size: S) => R): (size:
  * On PostgreSQL, outside a transaction, the pages of one size asked for in one turn of the event loop
  * are read by one statement, a LATERAL page per distinct cursor: every statement sent wakes a server
  * process, and under load those wake-ups, more than the reading, were a fifth of a missed page's time.
- * The pages are read after the turn they were asked in (as sharedStamp, store/public-stamp.ts), so
+ * The pages are read after the turn they were asked in (store/per-turn.ts, as the shared stamp), so
  * each still sees every row published before its request came. SQLite reads in-process: each page
  * at once, by its own statement.
  */
@@ -110,60 +111,27 @@ export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
         .orderBy(sql.ref(`page.${column.split('.').at(-1)}`)),
     ),
   )
-  /** Per pool and page size, the pages asked for in this turn of the event loop. */
-  const turns = new WeakMap<Db, Map<number, Asked<O>[]>>()
-
-  const readTogether = async (db: Db, take: number, asked: Asked<O>[]): Promise<void> => {
-    try {
-      if (asked.length === 1) {
-        const [only] = asked as [Asked<O>]
-        only.resolve(await one(take)(db, { after: only.after }))
-        return
-      }
-      const cursors = [...new Set(asked.map((a) => a.after))]
-      const byCursor = new Map<number, O[]>(cursors.map((cursor) => [cursor, []]))
-      const rows = (await many(take)(db, { cursors })) as Array<O & { page_cursor: string | number }>
-      // Each row keeps its page_cursor: map picks the fields it needs, and no row is copied.
-      for (const row of rows) byCursor.get(Number(row.page_cursor))?.push(row)
-      for (const a of asked) a.resolve(byCursor.get(a.after) ?? [])
-    } catch (err) {
-      for (const a of asked) a.reject(err)
-    }
+  /** The rows of each cursor's page, read by one statement for all the distinct cursors asked. */
+  const readTogether = async (db: Db, take: number, afters: number[]): Promise<O[][]> => {
+    if (afters.length === 1) return [await one(take)(db, { after: afters[0] as number })]
+    const cursors = [...new Set(afters)]
+    const byCursor = new Map<number, O[]>(cursors.map((cursor) => [cursor, []]))
+    const rows = (await many(take)(db, { cursors })) as Array<O & { page_cursor: string | number }>
+    // Each row keeps its page_cursor: map picks the fields it needs, and no row is copied.
+    for (const row of rows) byCursor.get(Number(row.page_cursor))?.push(row)
+    return afters.map((after) => byCursor.get(after) ?? [])
   }
-
-  /** The pages of this size asked for from now to the end of this turn, read together after it. */
-  const openTurn = (db: Db, sizes: Map<number, Asked<O>[]>, take: number): Asked<O>[] => {
-    const asked: Asked<O>[] = []
-    sizes.set(take, asked)
-    setImmediate(() => {
-      // Asked for from here on: a later statement, sent after they arrived.
-      sizes.delete(take)
-      void readTogether(db, take, asked)
-    })
-    return asked
-  }
-
-  const askInTurn = (db: Db, take: number, after: number): Promise<O[]> => {
-    let sizes = turns.get(db)
-    if (sizes === undefined) turns.set(db, (sizes = new Map()))
-    const asked = sizes.get(take) ?? openTurn(db, sizes, take)
-    return new Promise((resolve, reject) => asked.push({ after, resolve, reject }))
-  }
+  /** Per pool and page size, the pages asked for in one turn of the event loop (store/per-turn.ts). */
+  const pagesInTurn = perTurn(readTogether)
 
   return async (db, request) => {
     const take = request.limit + 1
     const rows =
       isPostgres(db) && !db.isTransaction
-        ? await askInTurn(db, take, request.after)
+        ? await pagesInTurn(db, take, request.after)
         : await one(take)(db, { after: request.after })
     return pageOfRows(rows, request, map, cursorOf)
   }
-}
-
-interface Asked<O> {
-  after: number
-  resolve: (rows: O[]) => void
-  reject: (err: unknown) => void
 }
 
 function afterCursor<DB, TB extends keyof DB, O>(

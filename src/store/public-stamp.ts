@@ -2,6 +2,7 @@ import type { Db } from './database.ts'
 import { prepared } from './prepared.ts'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
+import { perTurn } from './per-turn.ts'
 
 /**
  * The counters a public read of the shared history depends on: new contributions and note revisions
@@ -26,26 +27,18 @@ export async function publicStamp(db: Db): Promise<string> {
   return STAMP_COUNTERS.map((_, i) => Number(row?.[`c${i}`] ?? 0)).join('.')
 }
 
-const batches = new WeakMap<Db, Promise<string>>()
+const stampInTurn = perTurn(async (db, _key: 'stamp', readers: undefined[]) => {
+  const stamp = await publicStamp(db)
+  return readers.map(() => stamp)
+})
 
 /**
  * The stamp for a read outside any transaction. Reads asked for in one turn of the event loop share
- * one query, started after the last of them was asked (setImmediate), so each still sees every write
- * committed before it arrived; under load, dozens of cached reads then cost one round trip together.
+ * one query, started after the last of them was asked (store/per-turn.ts), so each still sees every
+ * write committed before it arrived; under load, dozens of cached reads then cost one round trip.
  */
 export function sharedStamp(db: Db): Promise<string> {
-  let batch = batches.get(db)
-  if (batch === undefined) {
-    batch = new Promise<string>((resolve, reject) => {
-      setImmediate(() => {
-        // Asked for from here on: a later batch, whose query starts after they arrived.
-        batches.delete(db)
-        publicStamp(db).then(resolve, reject)
-      })
-    })
-    batches.set(db, batch)
-  }
-  return batch
+  return stampInTurn(db, 'stamp', undefined)
 }
 
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */

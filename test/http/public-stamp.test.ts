@@ -8,11 +8,20 @@ describe('stamp reads shared by the reads of one turn', () => {
   const store = migratedStore()
 
   test('reads asked for in the same turn share one query; a later read gets a query of its own', async () => {
-    const first = sharedStamp(store().db)
-    const second = sharedStamp(store().db)
-    assert.equal(first, second, 'one batch for the turn')
-    assert.equal(await first, await publicStamp(store().db))
-    assert.notEqual(sharedStamp(store().db), first, 'the batch is closed once its query started')
+    let statements = 0
+    const counted = store().db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++
+        return args.result
+      },
+    })
+    const asked = [sharedStamp(counted), sharedStamp(counted), sharedStamp(counted)]
+    const stamps = await Promise.all(asked)
+    assert.deepEqual(stamps, Array(3).fill(await publicStamp(store().db)))
+    assert.equal(statements, 1, 'one query for the turn')
+    assert.equal(await sharedStamp(counted), stamps[0])
+    assert.equal(statements, 2, 'the batch is closed once its query started: a later read queries again')
   })
 
   test('a change committed before a read is asked is always in its stamp', async () => {
