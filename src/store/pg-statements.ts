@@ -65,6 +65,11 @@ function namedClient(client: pg.PoolClient): PostgresPoolClient {
 const nothingSent = () => ({ command: null, rowCount: null, rows: [] })
 
 function wrap(client: pg.PoolClient): PostgresPoolClient {
+  // A connection that breaks while checked out (PostgreSQL restarted, the backend was terminated)
+  // fails the queries in flight, and pg also emits 'error' on the client: the pool listens only while
+  // the client is idle, and an 'error' nobody listens to ends the process. The pool drops the client
+  // when it comes back (it is no longer queryable); the request that held it fails alone.
+  client.on('error', () => {})
   // A client is released only after its transaction committed or rolled back (Kysely discards one
   // whose rollback failed), so this is never carried from one checkout to the next.
   let inTransaction = false
@@ -135,13 +140,17 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
       if (ending) sent.push(client.query('commit'))
     } finally {
       heldBegin = undefined
-      if (ending) {
-        inTransaction = false
-        ended = true
-      }
       socket.uncork()
     }
-    for (const outcome of await Promise.allSettled(sent)) if (outcome.status === 'rejected') throw outcome.reason
+    const outcomes = await Promise.allSettled(sent)
+    // Once PostgreSQL answered the COMMIT (a failed statement makes it a rollback) the transaction is
+    // over. Unanswered (the connection broke), the transaction's own ROLLBACK still goes out: it fails,
+    // and Kysely then discards the connection instead of returning it to the pool.
+    if (ending && outcomes.at(-1)?.status === 'fulfilled') {
+      inTransaction = false
+      ended = true
+    }
+    for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
     return answer
   }
   const wrapper = {

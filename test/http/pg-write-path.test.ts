@@ -195,6 +195,29 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.equal(await flagCount('ended-alone'), 1)
   })
 
+  test('a connection that breaks in a transaction fails that transaction alone, and leaves the pool', async () => {
+    // Before the fix, pg's 'error' event on the checked-out client was an uncaught exception: the
+    // server process ended whenever PostgreSQL restarted or terminated a backend mid-request.
+    for (const ending of [false, true]) {
+      await assert.rejects(
+        store().transaction(async (tx) => {
+          const pid = await backendPid(tx)
+          await sql`select pg_terminate_backend(${pid})`.execute(store().priority.db)
+          const write = ending ? setFlag.endingTransaction : setFlag
+          await write(tx, { name: `broken-${ending}`, value: 'v' })
+        }),
+      )
+    }
+    assert.equal(await flagCount('broken-'), 0)
+    // Had a broken connection gone back to the pool, one of these would fail.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store().transaction((tx) => setFlag.endingTransaction(tx, { name: `after-broken-${i}`, value: 'v' })),
+      ),
+    )
+    assert.equal(await flagCount('after-broken-'), 10)
+  })
+
   test("every connection, pooled and the publisher's, runs without Memoize (see SESSION_SETTINGS)", async () => {
     const settings = await Promise.all(
       [store().db, store().priority.db].map(async (db) =>
