@@ -41,11 +41,13 @@ export class Publisher {
       })
       return this.running
     }
-    // The current run may have read its rows before this caller committed: wait for the next one.
-    this.next ??= this.running.then(() => {
+    // The current run may have read its rows before this caller committed: wait for the next one,
+    // however the current one ends (a failed run fails its own callers, not the ones after it).
+    const again = () => {
       this.next = undefined
       return this.flush()
-    })
+    }
+    this.next ??= this.running.then(again, again)
     return this.next
   }
 

@@ -248,6 +248,32 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.deepEqual(seen, ['40001', 'failed'])
   })
 
+  test('a failed publication fails only the writes waiting on it: the next run publishes', async () => {
+    const real = store()
+    let runs = 0
+    // The first run's connection breaks; every later run works.
+    const priority = {
+      transaction: async (fn: Parameters<Database['transaction']>[0]) => {
+        if (++runs === 1) {
+          await sleep(20)
+          throw new Error('connection lost')
+        }
+        return real.priority.transaction(fn)
+      },
+    }
+    const flaky = Object.create(real, { priority: { get: () => priority } }) as Database
+    const publisher = new Publisher(flaky)
+    const first = publisher.flush()
+    const waiting = publisher.flush()
+    await assert.rejects(first, /connection lost/)
+    assert.ok((await waiting) instanceof Map, 'a write waiting for the next run gets it')
+    // Later writes, during a run and after it, are published as before.
+    const during = [publisher.flush(), publisher.flush(), publisher.flush()]
+    for (const run of await Promise.all(during)) assert.ok(run instanceof Map)
+    // The failed run, the run after it, then one for the first of these and one for the two after it.
+    assert.equal(runs, 4)
+  })
+
   test('publication never queues behind the writers it unblocks for a pooled connection', async () => {
     const publisher = new Publisher(store())
     let release = () => {}
