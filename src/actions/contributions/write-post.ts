@@ -29,10 +29,10 @@ export interface WrittenPost {
 /**
  * The one way a post is written, for contribute, a published keyless draft and the pilot, under the
  * one idempotency rule: a client_id its author already used answers with that post (or 409 for
- * another payload). The
- * reply target must be public, a reply joins its parent's conversation, the id comes from the one
- * allocator (store/public-ids.ts: on PostgreSQL it is provisional until just after commit), and the
- * author's usage moves in the same statement as the insert.
+ * another payload). The reply target must be public, a reply joins its parent's conversation, the id
+ * comes from the one allocator (store/public-ids.ts: on PostgreSQL it is provisional until just after
+ * commit), and the author's usage moves in the same statement as the insert. A caller whose
+ * transaction writes nothing after the post says so (`endsTransaction`), and its COMMIT goes with it.
  */
 export async function writePost(
   ctx: ActionContext,
