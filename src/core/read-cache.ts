@@ -87,13 +87,16 @@ export class ReadCache {
 
   /**
    * A piece of a result that other results share while the stamp holds (the note revisions after a
-   * cursor, the recent conversation roots), kept under its own key like a result. A kept part and its
-   * members are marked, so an answer that embeds one reuses its JSON text.
+   * cursor, the recent conversation roots), kept under its own key like a result. A kept part is
+   * marked, and so are an object part's members (an answer embeds a page's items, not the page), so
+   * an answer that embeds one reuses its JSON text. An array part is embedded whole: its elements
+   * are not.
    */
   async part<T>(key: string, stamp: string, read: () => Promise<T>): Promise<T> {
     const value = await this.through(`part ${key}`, stamp, read)
     if (isKept(value) && !parts.has(value as object)) {
       parts.add(value as object)
+      if (Array.isArray(value)) return value
       for (const member of Object.values(value as object)) {
         if (typeof member === 'object' && member !== null) parts.add(member)
       }

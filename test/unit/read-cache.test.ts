@@ -100,5 +100,10 @@ describe('read cache (core/read-cache.ts)', () => {
       false,
       'parts have keys of their own',
     )
+    const roots = () => cache.part('recent_roots', 's1', async () => [{ id: 1 }])
+    await roots()
+    const keptRoots = await roots()
+    assert.equal(isSharedPart(keptRoots), true, 'an array part is embedded whole')
+    assert.equal(isSharedPart(keptRoots[0]), false, 'its elements never are')
   })
 })

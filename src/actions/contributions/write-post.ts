@@ -82,7 +82,7 @@ export async function writePost(
       payload_hash: post.payloadHash,
     },
     pending.usage,
-    { endsTransaction: options.endsTransaction },
+    options,
   )
   if (id !== undefined) {
     pending.saved()
