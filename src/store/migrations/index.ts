@@ -13,6 +13,7 @@ import * as pilot from './008-pilot.ts'
 import * as walletServices from './009-wallet-services.ts'
 import * as search from './010-search.ts'
 import * as quarantineTimes from './011-quarantine-times.ts'
+import * as appreciationIndex from './012-appreciation-index.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009-wallet-services': walletServices,
   '010-search': search,
   '011-quarantine-times': quarantineTimes,
+  '012-appreciation-index': appreciationIndex,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
