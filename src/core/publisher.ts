@@ -14,6 +14,8 @@ export class Publisher {
   private readonly database: Database
   private running: Promise<Map<number, number>> | undefined
   private next: Promise<Map<number, number>> | undefined
+  /** What the next run publishes: the rows its callers named, or every provisional row. */
+  private nextScope: Set<number> | 'all' | undefined
   /**
    * The pairs the latest runs gave. A run can publish a row committed just before it read, while
    * the row's writer goes on to wait for the next run (it cannot know the earlier one saw it): the
@@ -30,29 +32,38 @@ export class Publisher {
   }
 
   /**
-   * Resolves once every row committed before the call is public, with the ids the run that made them
-   * public gave (provisional -> public). Rows another instance published are not in it.
+   * Resolves once the committed rows with these provisional ids (without ids: every row committed
+   * before the call) are public, with the ids the run that made them public gave (provisional ->
+   * public). Rows another instance published are not in it.
    */
-  flush(): Promise<Map<number, number>> {
+  flush(ids?: readonly number[]): Promise<Map<number, number>> {
     if (!this.active) return Promise.resolve(new Map())
     if (!this.running) {
-      this.running = this.run().finally(() => {
+      this.running = this.run(ids).finally(() => {
         this.running = undefined
       })
       return this.running
     }
     // The current run may have read its rows before this caller committed: wait for the next one,
-    // however the current one ends (a failed run fails its own callers, not the ones after it).
+    // however the current one ends (a failed run fails its own callers, not the ones after it). It
+    // publishes what all its callers asked for.
+    if (ids === undefined) this.nextScope = 'all'
+    else if (this.nextScope !== 'all') {
+      this.nextScope ??= new Set()
+      for (const id of ids) this.nextScope.add(id)
+    }
     const again = () => {
+      const scope = this.nextScope
       this.next = undefined
-      return this.flush()
+      this.nextScope = undefined
+      return this.flush(scope === 'all' || scope === undefined ? undefined : [...scope])
     }
     this.next ??= this.running.then(again, again)
     return this.next
   }
 
-  private async run(): Promise<Map<number, number>> {
-    const published = await this.database.priority.transaction((tx) => publishPending(tx))
+  private async run(ids: readonly number[] | undefined): Promise<Map<number, number>> {
+    const published = await this.database.priority.transaction((tx) => publishPending(tx, ids))
     for (const [provisional, id] of published) this.recent.set(provisional, id)
     for (const oldest of this.recent.keys()) {
       if (this.recent.size <= RECENT_IDS) break
@@ -69,7 +80,7 @@ export class Publisher {
     if (!this.active) return result
     const provisional = collect(result)
     if (provisional.length === 0) return result
-    const published = await this.flush()
+    const published = await this.flush(provisional)
     const found = new Map<number, number>()
     for (const id of provisional) {
       const given = published.get(id) ?? this.recent.get(id)

@@ -39,20 +39,27 @@ export async function allocateId(db: Db, table: PublicTable): Promise<{ id: numb
 export const PROVISIONAL_ID = sql<number>`-nextval('provisional_ids')`
 
 /**
- * Gives every committed provisional row of both tables its public id, in allocation order, and
- * returns provisional -> public. Run in a transaction of its own (PostgreSQL only). One statement for
- * both tables (each statement is a round trip the publishing writers wait for): per table, the rows,
- * a root's thread_id, the id counter and drafts published as that row move together.
+ * Gives committed provisional rows of both tables their public ids, in allocation order, and returns
+ * provisional -> public: the rows with the provisional ids given (both tables draw from one
+ * sequence), or every provisional row. Run in a transaction of its own (PostgreSQL only). One
+ * statement for both tables (each statement is a round trip the publishing writers wait for): per
+ * table, the rows, a root's thread_id, the id counter and drafts published as that row move together.
+ *
+ * Writers name their rows: looked up by primary key, a run costs what it publishes. Every provisional
+ * row is found by a range scan of the negative ids, and each row published leaves a dead index entry
+ * there until the table is vacuumed, which a range scan reads again every time: 10,000 writes after a
+ * vacuum, 500 pages a run. So "every row" is left to the sweep for rows no writer named.
  */
-export async function publishPending(db: Db): Promise<Map<number, number>> {
+export async function publishPending(db: Db, only?: readonly number[]): Promise<Map<number, number>> {
   await sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`.execute(db)
+  const pending = only ? sql`id = any(${[...only]}::bigint[]) and id < 0` : sql`id < 0`
   const steps = PUBLIC_TABLES.map((table, n) => {
     const name = (step: string) => sql.id(`${step}_${n}`)
     return sql`
       ${name('base')} as (select coalesce((select value from id_counters where name = ${COUNTER[table]}), 0) as top),
       ${name('pending')} as (
         select id as old, (select top from ${name('base')}) + row_number() over (order by id desc) as new
-        from ${sql.table(table)} where id < 0
+        from ${sql.table(table)} where ${pending}
       ),
       ${name('moved')} as (
         update ${sql.table(table)} t set id = p.new

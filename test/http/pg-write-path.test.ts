@@ -11,7 +11,7 @@ import { insertRevision } from '../../src/store/memory-notes.ts'
 import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statements.ts'
 import { prepared } from '../../src/store/prepared.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
-import { allocateId } from '../../src/store/public-ids.ts'
+import { allocateId, publicIdsOf } from '../../src/store/public-ids.ts'
 import { dialect, migratedStore } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 
@@ -395,6 +395,60 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const resolved = await publisher.resolve({ id: pending.post, note_id: pending.note })
     assert.deepEqual(resolved, { id: published.get(pending.post), note_id: published.get(pending.note) })
     assert.equal(lookups, 0)
+  })
+
+  /** Whether each of these rows is still provisional (negative id) in the database. */
+  const stillPending = async (ids: number[]) => {
+    const found: number[] = []
+    for (const table of ['contributions', 'memory_revisions'] as const) {
+      const rows = await store().db.selectFrom(table).select('id').where('id', 'in', ids).execute()
+      found.push(...rows.map((row) => Number(row.id)))
+    }
+    return ids.map((id) => found.includes(id))
+  }
+
+  test("a writer's run publishes the rows it names; the sweep publishes the rest", async () => {
+    const named = await pendingPostAndNote(4)
+    const other = await pendingPostAndNote(5)
+    const publisher = new Publisher(store())
+    const resolved = (await publisher.resolve({ id: named.post, note_id: named.note })) as Record<string, number>
+    assert.ok(resolved.id! > 0 && resolved.note_id! > 0, JSON.stringify(resolved))
+    assert.deepEqual(await stillPending([other.post, other.note]), [true, true], 'rows no writer named wait')
+    await publisher.sweep()
+    assert.deepEqual(await stillPending([other.post, other.note]), [false, false])
+    const later = await publicIdsOf(store().db, [other.post])
+    assert.ok(later.get(other.post)! > resolved.id!, 'published later, so a later id: cursors stay safe')
+  })
+
+  test('writers waiting for the next run share it, and it publishes what each of them named', async () => {
+    const real = store()
+    let runs = 0
+    const counted = {
+      transaction: (fn: Parameters<Database['transaction']>[0]) => {
+        runs++
+        return real.priority.transaction(fn)
+      },
+    }
+    const publisher = new Publisher(Object.create(real, { priority: { get: () => counted } }) as Database)
+    const [a, b, c, d] = [
+      await pendingPostAndNote(6),
+      await pendingPostAndNote(7),
+      await pendingPostAndNote(8),
+      await pendingPostAndNote(9),
+    ]
+    const first = publisher.flush([a.post, a.note])
+    const second = [publisher.flush([b.post]), publisher.flush([c.note])]
+    const [fromFirst, ...fromSecond] = await Promise.all([first, ...second])
+    assert.equal(runs, 2)
+    assert.deepEqual([...fromFirst!.keys()].sort(), [a.post, a.note].sort())
+    assert.equal(fromSecond[0], fromSecond[1], 'one run for both')
+    assert.deepEqual([...fromSecond[0]!.keys()].sort(), [b.post, c.note].sort())
+    assert.deepEqual(await stillPending([b.note, c.post, d.post, d.note]), [true, true, true, true])
+    // A caller without ids (the sweep) widens the next run to every provisional row.
+    const running = publisher.flush([d.post])
+    const [, everything] = await Promise.all([running, publisher.flush([d.note]), publisher.flush()])
+    assert.deepEqual(await stillPending([b.note, c.post, d.post, d.note]), [false, false, false, false])
+    assert.ok(everything!.has(b.note) && everything!.has(c.post) && everything!.has(d.note))
   })
 })
 
