@@ -1,6 +1,6 @@
 /** Server processes for the benchmark: the real entry point (`npm start`'s flags) or the baseline. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { openSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { START_FLAGS } from '../scripts/start-flags.ts'
 
@@ -25,8 +25,9 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts `src/main.ts serve` (or another script) and waits until it answers. The server keeps its
- * default logging; its stdout goes to /dev/null, as to a log file nobody reads during the run.
- * BENCH_CPU_PROF=dir writes a V8 CPU profile of each server there.
+ * default logging; its stdout goes to /dev/null, as to a log file nobody reads during the run, or
+ * appended to the file BENCH_SERVER_LOG names. BENCH_CPU_PROF=dir writes a V8 CPU profile of each
+ * server there.
  */
 export async function startChild(script: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort()
@@ -34,7 +35,7 @@ export async function startChild(script: string, env: Record<string, string>): P
   const args = script.endsWith('main.ts') ? [...SERVE_FLAGS, ...profile, script, 'serve'] : [script]
   const child = spawn(process.execPath, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
   for (let attempt = 0; attempt < 600; attempt++) {

@@ -6,8 +6,8 @@
  * cache-missed newest page and thread and the cached arrival page; `writes` runs contribute and join
  * with 50 participants. It prints the server's RSS after each read run. BENCH_CPU_PROF=dir writes the
  * server's CPU profile there (bench/child.ts); BENCH_SECONDS sets the length of each run;
- * BENCH_CONTRIBUTIONS and BENCH_PARTICIPANTS the size the reads are seeded at; REUSE_DB=url reads an
- * already seeded database instead (to compare two versions at 1M without seeding twice).
+ * BENCH_CONTRIBUTIONS and BENCH_PARTICIPANTS the size the reads are seeded at; REUSE_DB=url reads (or
+ * writes into) an already seeded database instead (to compare two versions at 1M without seeding twice).
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { openDatabase } from '../src/store/database.ts'
@@ -26,7 +26,8 @@ const SIZE = {
 mkdirSync(WORK, { recursive: true })
 
 if (part === 'writes') {
-  await measureWrites(await freshDatabase(dialect, 'clearing_focus_writes'), PEPPER, undefined)
+  const url = process.env.REUSE_DB ?? (await freshDatabase(dialect, 'clearing_focus_writes'))
+  await measureWrites(url, PEPPER, undefined)
 } else {
   const reuse = process.env.REUSE_DB
   const url = reuse ?? (await freshDatabase(dialect, 'clearing_focus_reads'))

@@ -26,7 +26,10 @@ export async function load(
     : rest.requests
   const result = await autocannon({ connections, duration: DURATION, ...rest, ...(requests ? { requests } : {}) })
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx and ${result.errors} errors`)
+    const statuses = Object.entries(result.statusCodeStats ?? {})
+      .map(([status, { count }]) => `${count ?? 0} × ${status}`)
+      .join(', ')
+    throw new Error(`${name}: ${result.non2xx} non-2xx and ${result.errors} errors (answers: ${statuses})`)
   }
   return progress({ name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 })
 }

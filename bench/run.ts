@@ -4,8 +4,9 @@
  * Clearing's performance budgets, measured as the server is run (`npm start`'s flags, default
  * configuration and logging) against a bare Fastify hello-world in the same run. Each dialect gets a
  * table: reads that miss the read cache (rotating cursors and ids), cached reads, the usage summary at
- * 450 and at N participants, one-word search, writes with 50 participants (PostgreSQL: connections
- * waiting on a lock, sampled), and the server's RSS after serving N contributions.
+ * 450 and at N participants, one-word search, writes with 50 participants into an empty database and
+ * into the seeded one (PostgreSQL: connections waiting on a lock, sampled), and the server's RSS after
+ * serving N contributions. A write target holds when both write runs meet it.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -99,15 +100,18 @@ async function runDialect(dialect: 'sqlite' | 'postgres', baseline: Measured) {
   const seedSeconds = Math.round((Date.now() - seeding) / 1000)
   await database.close()
   const large = await measureReads(readsUrl, LARGE, true)
-  const writesUrl = await freshDatabase(dialect, 'clearing_bench_writes')
-  const writes = await measureWrites(writesUrl, PEPPER, dialect === 'postgres' ? sampleLocks : undefined)
-  return { dialect, small, large, writes, seedSeconds, baseline }
+  const sampler = dialect === 'postgres' ? sampleLocks : undefined
+  const writes = await measureWrites(await freshDatabase(dialect, 'clearing_bench_writes'), PEPPER, sampler)
+  // The same writes into the seeded database, after its reads: indexes of 1M rows, 100,000 participants
+  // and their appreciations are what a write meets in service, and what an empty database hides.
+  const seededWrites = await measureWrites(readsUrl, PEPPER, sampler, ` @${LARGE.contributions}`)
+  return { dialect, small, large, writes, seededWrites, seedSeconds, baseline }
 }
 
 type Run = Awaited<ReturnType<typeof runDialect>>
 
 function report(run: Run): string[] {
-  const { small, large, writes, baseline } = run
+  const { small, large, writes, seededWrites, baseline } = run
   const ratio = (m: Measured) => `${((m.rps / baseline.rps) * 100).toFixed(1)}%`
   const lines = [
     `\n### ${run.dialect} (${DURATION}s per run, 50 connections; ${LARGE.contributions} contributions and ` +
@@ -115,11 +119,19 @@ function report(run: Run): string[] {
     '| measurement | req/s | p50 ms | p99 ms | vs bare Fastify |',
     '|---|---:|---:|---:|---:|',
   ]
-  const rows = [baseline, ...small.rows, small.usage, ...large.rows, large.usage, writes.contribute, writes.join]
+  const rows = [baseline, ...small.rows, small.usage, ...large.rows, large.usage]
+  rows.push(writes.contribute, writes.join, seededWrites.contribute, seededWrites.join)
   if (large.search) rows.push(large.search)
   for (const m of rows) lines.push(`| ${m.name} | ${m.rps} | ${m.p50} | ${m.p99} | ${ratio(m)} |`)
   lines.push(`\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB`)
-  if (writes.locks) lines.push(lockLine('contribute', writes.locks.contribute), lockLine('join', writes.locks.join))
+  for (const [where, figures] of [
+    ['', writes],
+    [` @${LARGE.contributions}`, seededWrites],
+  ] as const) {
+    if (figures.locks) {
+      lines.push(lockLine(`contribute${where}`, figures.locks.contribute), lockLine(`join${where}`, figures.locks.join))
+    }
+  }
   const target = TARGETS[run.dialect as keyof typeof TARGETS]
   const miss = Math.min(large.rows[0]?.rps ?? 0, large.rows[1]?.rps ?? 0)
   const cached = Math.min(large.rows[2]?.rps ?? 0, large.rows[3]?.rps ?? 0)
@@ -134,8 +146,12 @@ function report(run: Run): string[] {
     ],
   ]
   const checks: Array<[string, boolean]> = [
-    ...rate('contribute', writes.contribute.rps, target.contribute),
-    ...rate('join', writes.join.rps, target.join),
+    ...rate(
+      'contribute (both databases)',
+      Math.min(writes.contribute.rps, seededWrites.contribute.rps),
+      target.contribute,
+    ),
+    ...rate('join (both databases)', Math.min(writes.join.rps, seededWrites.join.rps), target.join),
     ...rate(`cache-missed newest page and thread at ${LARGE.contributions}`, miss, target.miss),
     ['cached reads with default logging >= 20% of bare Fastify', cached >= 0.2 * baseline.rps],
     ['view=usage p99 < 50 ms at 450 and at the large size', small.usage.p99 < 50 && large.usage.p99 < 50],
@@ -143,8 +159,9 @@ function report(run: Run): string[] {
     ['RSS < 200 MB after the large reads', large.rss < 200],
   ]
   if (large.search) checks.push(['one-word search p99 < 50 ms at the large size', large.search.p99 < 50])
-  if (writes.locks) {
-    const worst = Math.max(writes.locks.contribute.waiting, writes.locks.join.waiting)
+  const locks = [writes.locks, seededWrites.locks].flatMap((l) => (l ? [l.contribute, l.join] : []))
+  if (locks.length > 0) {
+    const worst = Math.max(...locks.map((l) => l.waiting))
     checks.push(['fewer than 1 in 10 connections waiting on a lock during writes', worst < 1])
   }
   for (const [label, ok] of checks) lines.push(`${ok ? 'PASS' : 'MISS'} ${label}`)

@@ -22,6 +22,8 @@ export async function measureWrites(
   databaseUrl: string,
   pepper: string,
   sampler: typeof sampleLocks | undefined,
+  /** Added to each row's name: where the writes went (`@1000000`). */
+  at = '',
 ): Promise<WriteFigures> {
   const { child, url } = await startChild('src/main.ts', {
     DATABASE_URL: databaseUrl,
@@ -43,7 +45,7 @@ export async function measureWrites(
     }
     let n = 0
     const contributeLocks = sampler?.(databaseUrl)
-    const contribute = await load(`contribute, ${WRITERS} participants`, {
+    const contribute = await load(`contribute, ${WRITERS} participants${at}`, {
       url: `${url}/api/clearing`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -68,7 +70,7 @@ export async function measureWrites(
     const contributeSample = await contributeLocks?.stop()
     const joinLocks = sampler?.(databaseUrl)
     let m = 0
-    const join = await load(`join, ${WRITERS} clients`, {
+    const join = await load(`join, ${WRITERS} clients${at}`, {
       url: `${url}/api/clearing`,
       method: 'POST',
       requests: [
