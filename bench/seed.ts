@@ -11,6 +11,7 @@ import { CONTRIBUTION_KINDS, ROOM_IDS } from '../src/schemas/rooms.ts'
 import { seedCapacity } from '../src/store/capacity.ts'
 import type { Database } from '../src/store/database.ts'
 import { isPostgres } from '../src/store/dialect.ts'
+import { settleSearchIndexes } from '../src/store/search.ts'
 import { rebuildUsage } from '../src/store/usage-rebuild.ts'
 
 export interface Size {
@@ -103,9 +104,10 @@ export async function seed(database: Database, from: Size, to: Size): Promise<vo
   await seedAround(database, from, to, at(now))
   await rebuildUsage(db)
   await seedCapacity(db, to.participants)
-  // A database in service has been vacuumed since its rows were written (autovacuum); a fresh bulk load
-  // has not, and autovacuum would otherwise start on it in the middle of the measured runs.
+  // A database in service has been vacuumed since its rows were written (autovacuum) and its search
+  // index merged as it grew; a fresh bulk load has neither, and would pay for them in the measured runs.
   await (isPostgres(db) ? sql`vacuum analyze` : sql`analyze`).execute(db)
+  await settleSearchIndexes(db)
 }
 
 /** Notes, feedback and appreciations in proportion to the contributions, and the id counters. */

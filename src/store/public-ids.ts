@@ -47,8 +47,8 @@ export const PROVISIONAL_ID = sql<number>`-nextval('provisional_ids')`
  *
  * Writers name their rows: looked up by primary key, a run costs what it publishes. Every provisional
  * row is found by a range scan of the negative ids, and each row published leaves a dead index entry
- * there until the table is vacuumed, which a range scan reads again every time: 10,000 writes after a
- * vacuum, 500 pages a run. So "every row" is left to the sweep for rows no writer named.
+ * there until the table is vacuumed, which a range scan reads again every time (10,500 writes after a
+ * vacuum, one such scan read 500 pages). So "every row" is left to the sweep, for rows no writer named.
  */
 export async function publishPending(db: Db, only?: readonly number[]): Promise<Map<number, number>> {
   await sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`.execute(db)

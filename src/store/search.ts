@@ -93,6 +93,19 @@ const FTS_TABLE = {
   feedback: 'feedback_fts',
 } as const
 
+/**
+ * Brings the search indexes to their merged state after a bulk load. FTS5 merges its segments a
+ * little with each write; rows loaded in large transactions leave merges owed, and the writes that
+ * come next pay them (contribute into a freshly loaded million rows: half the rate and a p99 of
+ * 220 ms, until paid). PostgreSQL's GIN indexes are settled by the vacuum that follows a bulk load.
+ */
+export async function settleSearchIndexes(db: Db): Promise<void> {
+  if (isPostgres(db)) return
+  for (const table of Object.values(FTS_TABLE)) {
+    await sql`insert into ${sql.table(table)} (${sql.ref(table)}) values ('optimize')`.execute(db)
+  }
+}
+
 /** The FTS5 table's hidden column of its own name carries MATCH and the auxiliary functions. */
 const fts = (r: GroupRequest) => sql.ref(`ix.${FTS_TABLE[r.group.type]}`)
 const ftsSnippet = (r: GroupRequest, m: Markers) =>
