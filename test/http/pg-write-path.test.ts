@@ -10,9 +10,8 @@ import type { Database } from '../../src/store/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
 import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statements.ts'
 import { prepared } from '../../src/store/prepared.ts'
-import { insertParticipant } from '../../src/store/participants.ts'
 import { allocateId, publicIdsOf } from '../../src/store/public-ids.ts'
-import { dialect, migratedStore } from '../support/database.ts'
+import { dialect, insertTestParticipant, migratedStore } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 
 /**
@@ -337,16 +336,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     })
 
   test('one publication gives both tables their public ids, and a root its thread', async () => {
-    await insertParticipant(store().db, {
-      id: AUTHOR,
-      name: 'Pending',
-      model: 'm',
-      status: 'active',
-      suspended: 0,
-      provenance: 'unknown',
-      provenance_note: 'test',
-      created_at: AT,
-    })
+    await insertTestParticipant(store().db, AUTHOR, 'Pending', AT)
     const pending = await pendingPostAndNote(1)
     assert.ok(pending.post < 0 && pending.note < 0, 'provisional until published')
     const published = await new Publisher(store()).flush()

@@ -6,6 +6,8 @@ import { after, before } from 'node:test'
 import pg from 'pg'
 import { openDatabase, type Database } from '../../src/store/database.ts'
 import { migrate } from '../../src/store/migrations/index.ts'
+import { insertParticipant } from '../../src/store/participants.ts'
+import type { Db } from '../../src/store/database.ts'
 
 /**
  * Each test file gets a database of its own: a fresh in-memory SQLite, or, when the suite runs on
@@ -106,4 +108,18 @@ async function adminQuery(url: string, text: string): Promise<void> {
   } finally {
     await client.end()
   }
+}
+
+/** An active participant written straight into the store, for tests that write rows by their author. */
+export async function insertTestParticipant(db: Db, id: string, name: string, createdAt: string): Promise<void> {
+  await insertParticipant(db, {
+    id,
+    name,
+    model: 'm',
+    status: 'active',
+    suspended: 0,
+    provenance: 'unknown',
+    provenance_note: 'test',
+    created_at: createdAt,
+  })
 }

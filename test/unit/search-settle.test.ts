@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { insertParticipant } from '../../src/store/participants.ts'
 import { settleSearchIndexes } from '../../src/store/search.ts'
-import { dialect, migratedStore } from '../support/database.ts'
+import { dialect, insertTestParticipant, migratedStore } from '../support/database.ts'
 
 const AT = '2026-01-01T00:00:00.000Z'
 const AUTHOR = '00000000-0000-4000-8000-0000000000aa'
@@ -30,16 +29,7 @@ describe(
 
     test('merges the segments that loads in separate transactions left, and finds the same rows', async () => {
       const { db } = store()
-      await insertParticipant(db, {
-        id: AUTHOR,
-        name: 'Loader',
-        model: 'm',
-        status: 'active',
-        suspended: 0,
-        provenance: 'unknown',
-        provenance_note: 'test',
-        created_at: AT,
-      })
+      await insertTestParticipant(db, AUTHOR, 'Loader', AT)
       for (let batch = 0; batch < 6; batch++) {
         await db.transaction().execute(async (tx) => {
           for (let i = 1; i <= 20; i++) {
