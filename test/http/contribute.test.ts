@@ -165,6 +165,33 @@ describe('contribute', () => {
     assert.equal(accepted.status, 200, 'the refused attempt was not charged and its client_id is free')
   })
 
+  test('a post whose clock reading is older than the last accepted post: refused inside 30 s, accepted with the spacing off', async () => {
+    // Two posts of one participant at once: the one that started first can get the participant's row
+    // lock second, and then finds a last post later than its own reading of the clock.
+    const send = (server: TestServer, key: string, clientId: string) =>
+      server.act('contribute', {
+        key,
+        room: 'connection',
+        kind: 'conversation',
+        content: clientId,
+        client_id: clientId,
+      })
+    const me = await t.join()
+    t.clock.advance(31)
+    assert.equal((await send(t, me.key, 'later')).status, 200)
+    t.clock.advance(-0.005)
+    assert.equal((await send(t, me.key, 'earlier')).status, 429, 'no time apart is inside 30 s')
+    const lifted = await startServer({ config: { contributionIntervalSeconds: 0 } })
+    try {
+      const agent = await lifted.join()
+      assert.equal((await send(lifted, agent.key, 'later')).status, 200)
+      lifted.clock.advance(-0.005)
+      assert.equal((await send(lifted, agent.key, 'earlier')).status, 200, 'with the spacing off, none is enough')
+    } finally {
+      await lifted.close()
+    }
+  })
+
   test('concurrent distinct posts from one participant: exactly one is accepted', async () => {
     const me = await t.join()
     t.clock.advance(31)
