@@ -102,7 +102,9 @@ export function contributionUsage(
       post_dates: postDates,
       last_post_date: newDate ? p.dateUtc : a.last_post_date,
       rooms_mask: roomsMask | bit,
-      last_contribution_at: p.at,
+      // A post that got the participant's row lock after one that started later keeps the later time.
+      last_contribution_at:
+        a.last_contribution_at !== null && a.last_contribution_at > p.at ? a.last_contribution_at : p.at,
     },
     deltas,
   }
