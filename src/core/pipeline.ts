@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts'
 import type { Database, Db, OnCommit } from '../store/database.ts'
-import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
+import { readFlag, sharedFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { findByKeyHash, type CurrentParticipant } from '../store/participants.ts'
 import { publicStamp, sharedStamp } from '../store/public-stamp.ts'
 import { abuseBucket } from './abuse.ts'
@@ -35,6 +35,11 @@ export interface CallInfo {
 }
 
 const WRITES_PAUSED_RETRY_SECONDS = 300
+
+const writesPaused = () =>
+  new ServiceError('writes_paused', 'Writes are paused by the operators; reading still works.', {
+    retryAfterSeconds: WRITES_PAUSED_RETRY_SECONDS,
+  })
 
 /**
  * The one way any transport runs an action: trim, validate, check the operator secret, refuse a
@@ -81,16 +86,23 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   const bucket = presentsKey ? abuseBucket(rt.services.secrets, call.clientAddress, now) : undefined
   if (bucket !== undefined) rt.keyGuard.check(bucket, now)
 
+  // Operators stay able to act (resume_writes above all) while participant writes are paused. A write
+  // made with a key learns it from its key's look-up. On PostgreSQL one without reads the flag before its
+  // transaction, together with the other requests of its turn (store/flags.ts), instead of as a round
+  // trip of its own while it holds a pooled connection (join 1,443 -> 1,557/s); SQLite reads in-process
+  // and in its batched transaction, where a read of its own outside cost more (join -3%).
+  const pausable = def.effect === 'write' && def.auth !== 'operator'
+  const keyless = pausable && !presentsKey && (def.auth !== 'participant' || def.keyOptional)
+  const flagFirst = keyless && rt.database.dialect === 'postgres'
+  if (flagFirst && (await sharedFlag(rt.database.db, WRITES_PAUSED)) === 'true') throw writesPaused()
+
   const run = async (db: Db, onCommit: OnCommit, step?: ActionContext['transaction']) => {
     const authenticated = await authenticate(rt, db, entry, fields.key)
-    // Operators stay able to act (resume_writes above all) while participant writes are paused.
-    if (def.effect === 'write' && def.auth !== 'operator') {
-      const paused = authenticated ? authenticated.writesPaused : (await readFlag(db, WRITES_PAUSED)) === 'true'
-      if (paused) {
-        throw new ServiceError('writes_paused', 'Writes are paused by the operators; reading still works.', {
-          retryAfterSeconds: WRITES_PAUSED_RETRY_SECONDS,
-        })
-      }
+    if (pausable) {
+      const paused = authenticated
+        ? authenticated.writesPaused
+        : !flagFirst && (await readFlag(db, WRITES_PAUSED)) === 'true'
+      if (paused) throw writesPaused()
     }
     const participant = authenticated?.participant
     // The stamp is read before the data: a write landing in between only causes a later miss.

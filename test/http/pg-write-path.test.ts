@@ -8,11 +8,13 @@ import { insertContribution } from '../../src/store/contributions.ts'
 import { contributionUsage, emptyActivity } from '../../src/store/usage.ts'
 import type { Database } from '../../src/store/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
+import { sharedFlag, WRITES_PAUSED } from '../../src/store/flags.ts'
 import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statements.ts'
 import { prepared } from '../../src/store/prepared.ts'
 import { allocateId, publicIdsOf } from '../../src/store/public-ids.ts'
 import { dialect, insertTestParticipant, migratedStore } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
+import { op } from '../support/operator.ts'
 
 /**
  * The PostgreSQL write path's round trips (store/pg-statements.ts, store/public-ids.ts): statements
@@ -504,6 +506,70 @@ describe(
           `COMMIT sent right after, before the answer: ${events.slice(at, at + 4).join(' | ')}`,
         )
       }
+    })
+  },
+)
+
+describe(
+  'keyless writes on PostgreSQL read whether writes are paused before their transaction',
+  { skip: dialect !== 'postgres' },
+  () => {
+    const store = migratedStore()
+    let t: TestServer
+    before(async () => {
+      t = await startServer({ config: { registrationRatePerMinute: 1000 } })
+    })
+    after(() => t.close())
+
+    /** Runs fn while every statement sent is recorded with the connection it went on. */
+    const recording = async <T>(
+      fn: () => Promise<T>,
+    ): Promise<{ result: T; sent: Array<{ on: pg.Client; text: string }> }> => {
+      const sent: Array<{ on: pg.Client; text: string }> = []
+      const original = pg.Client.prototype.query
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const first = args[0] as string | { text: string }
+        sent.push({ on: this, text: typeof first === 'string' ? first : first.text })
+        return (original as (...a: unknown[]) => unknown).apply(this, args)
+      } as typeof original
+      try {
+        return { result: await fn(), sent }
+      } finally {
+        pg.Client.prototype.query = original
+      }
+    }
+    const isFlagRead = (text: string) => text.includes('from "service_flags"')
+
+    test('joins read the flag outside their transactions, and a pause still refuses the next', async () => {
+      const { result: joins, sent } = await recording(() =>
+        Promise.all(Array.from({ length: 6 }, (_, i) => t.act('join', { name: `j${i}`, model: 'm' }))),
+      )
+      assert.deepEqual(
+        joins.map((j) => j.status),
+        [200, 200, 200, 200, 200, 200],
+      )
+      const inTransaction = new Set<pg.Client>()
+      let reads = 0
+      for (const { on, text } of sent) {
+        if (/^begin/i.test(text)) inTransaction.add(on)
+        else if (/^(commit|rollback)/i.test(text)) inTransaction.delete(on)
+        else if (isFlagRead(text)) {
+          reads++
+          assert.ok(!inTransaction.has(on), 'read before the transaction, not as one of its round trips')
+        }
+      }
+      assert.ok(reads >= 1 && reads <= 6, `at most one read per join (${reads})`)
+      assert.equal((await op(t, 'pause_writes', { reason: 'test' })).status, 200)
+      const refused = await t.act<{ error: { code: string } }>('join', { name: 'late', model: 'm' })
+      assert.equal(refused.body.error.code, 'writes_paused')
+    })
+
+    test('flag reads asked for in one turn share one query', async () => {
+      const { result, sent } = await recording(() =>
+        Promise.all(Array.from({ length: 6 }, () => sharedFlag(store().db, WRITES_PAUSED))),
+      )
+      assert.deepEqual(result, Array(6).fill(undefined))
+      assert.equal(sent.filter(({ text }) => isFlagRead(text)).length, 1)
     })
   },
 )
