@@ -56,7 +56,7 @@ export class Publisher {
       const scope = this.nextScope
       this.next = undefined
       this.nextScope = undefined
-      return this.flush(scope === 'all' || scope === undefined ? undefined : [...scope])
+      return this.flush(scope instanceof Set ? [...scope] : undefined)
     }
     this.next ??= this.running.then(again, again)
     return this.next

@@ -163,13 +163,16 @@ export async function insertContribution(
 ): Promise<number | undefined> {
   if (isPostgres(db)) {
     const deltas = deltaRows(usage.deltas)
-    const insert = write.endsTransaction ? insertProvisional.endingTransaction : insertProvisional
-    const [inserted] = await insert(db, {
-      ...row,
-      ...usage.changes,
-      delta_names: deltas.map((d) => d.name),
-      delta_values: deltas.map((d) => d.delta),
-    })
+    const [inserted] = await insertProvisional(
+      db,
+      {
+        ...row,
+        ...usage.changes,
+        delta_names: deltas.map((d) => d.name),
+        delta_values: deltas.map((d) => d.delta),
+      },
+      write,
+    )
     return inserted && Number(inserted.id)
   }
   // SQLite: looked up first, since an id once drawn from the counter must be used (ids stay dense).

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts'
-import { perTurn } from './per-turn.ts'
+import { sharedPerTurn } from './per-turn.ts'
 import { prepared } from './prepared.ts'
 
 const flagValue = prepared((db, v: { name: string }) =>
@@ -12,19 +12,12 @@ export async function readFlag(db: Db, name: string): Promise<string | undefined
   return row?.value
 }
 
-const flagInTurn = perTurn(async (db, name: string, readers: undefined[]) => {
-  const value = await readFlag(db, name)
-  return readers.map(() => value)
-})
-
 /**
  * A flag read outside any transaction. Reads asked for in one turn of the event loop share one query,
  * started after the last of them was asked (store/per-turn.ts), so each still sees every change
  * committed before it arrived.
  */
-export function sharedFlag(db: Db, name: string): Promise<string | undefined> {
-  return flagInTurn(db, name, undefined)
-}
+export const sharedFlag: (db: Db, name: string) => Promise<string | undefined> = sharedPerTurn(readFlag)
 
 export async function writeFlag(db: Db, name: string, value: string, updatedAt: string): Promise<void> {
   await db

@@ -118,14 +118,18 @@ export async function insertJoinedParticipant(
     return
   }
   const deltas = deltaRows(joinUsage({ provenance: row.provenance, newModelLabel: false, status: row.status }))
-  await (write.endsTransaction ? insertJoined.endingTransaction : insertJoined)(db, {
-    ...row,
-    key_hash: keyHash,
-    label_digest: modelLabelDigest(row.model),
-    label_counter: USAGE_COUNTERS.modelLabels,
-    delta_names: deltas.map((d) => d.name),
-    delta_values: deltas.map((d) => d.delta),
-  })
+  await insertJoined(
+    db,
+    {
+      ...row,
+      key_hash: keyHash,
+      label_digest: modelLabelDigest(row.model),
+      label_counter: USAGE_COUNTERS.modelLabels,
+      delta_names: deltas.map((d) => d.name),
+      delta_values: deltas.map((d) => d.delta),
+    },
+    write,
+  )
 }
 
 export async function insertKey(db: Db, keyHash: string, participantId: string, createdAt: string): Promise<void> {

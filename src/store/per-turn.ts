@@ -49,3 +49,12 @@ export function perTurn<K, I, O>(
     return new Promise((resolve, reject) => asked.push({ input, resolve, reject }))
   }
 }
+
+/** One value per key (the stamp, a flag) read once for everyone who asked for it in the turn. */
+export function sharedPerTurn<K, O>(read: (db: Db, key: K) => Promise<O>): (db: Db, key: K) => Promise<O> {
+  const inTurn = perTurn(async (db: Db, key: K, askers: undefined[]) => {
+    const value = await read(db, key)
+    return askers.map(() => value)
+  })
+  return (db, key) => inTurn(db, key, undefined)
+}

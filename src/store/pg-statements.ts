@@ -41,7 +41,7 @@ export function isStalePlan(err: unknown): boolean {
 }
 
 /**
- * Marks a statement as its transaction's last write (`endingTransaction` in store/prepared.ts): the
+ * Marks a statement as its transaction's last write (`endsTransaction`, store/prepared.ts): the
  * COMMIT goes out in the same write as it, and the transaction's own COMMIT later sends nothing.
  */
 export const ENDS_TRANSACTION = '/* ends transaction */ '

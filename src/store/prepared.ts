@@ -46,30 +46,24 @@ export function prepared<P extends Record<string, unknown>, R>(
     }
     return entry
   }
-  const run = async (db: Db, values: P, ending: boolean) => {
-    const { query, slots, ending: endingSql } = compile(db)
+  return async (db, values, order = {}) => {
+    const { query, slots, ending } = compile(db)
     const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant))
     // SQLite's transactions are batched (store/sqlite-batches.ts): there the mark changes nothing.
-    const sql = ending && isPostgres(db) ? endingSql : query.sql
+    const sql = order.endsTransaction && isPostgres(db) ? ending : query.sql
     const { rows } = await db.executeQuery<R>({ ...query, sql, parameters } as CompiledQuery<R>)
     return rows
   }
-  return Object.assign((db: Db, values: P) => run(db, values, false), {
-    endingTransaction: (db: Db, values: P) => run(db, values, true),
-  })
 }
 
-/** Where a write stands in its transaction: the last write may take the COMMIT along (`endingTransaction`). */
+/**
+ * Where a write stands in its transaction. `endsTransaction`: it is the last write of the transaction
+ * `db` is, so on PostgreSQL the COMMIT goes out with it (store/pg-statements.ts): the transaction
+ * commits when it has run, and anything the transaction runs after it runs on its own, so only reads
+ * of committed rows may follow.
+ */
 export interface WriteOrder {
   endsTransaction?: boolean
 }
 
-export interface Prepared<P, R> {
-  (db: Db, values: P): Promise<R[]>
-  /**
-   * The statement as the last write of the transaction `db` is, so that on PostgreSQL the COMMIT
-   * goes out with it (store/pg-statements.ts): the transaction commits when it has run, and anything
-   * the transaction runs after it runs on its own, so only reads of committed rows may follow.
-   */
-  endingTransaction(db: Db, values: P): Promise<R[]>
-}
+export type Prepared<P, R> = (db: Db, values: P, order?: WriteOrder) => Promise<R[]>

@@ -2,7 +2,7 @@ import type { Db } from './database.ts'
 import { prepared } from './prepared.ts'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
-import { perTurn } from './per-turn.ts'
+import { sharedPerTurn } from './per-turn.ts'
 
 /**
  * The counters a public read of the shared history depends on: new contributions and note revisions
@@ -27,10 +27,7 @@ export async function publicStamp(db: Db): Promise<string> {
   return STAMP_COUNTERS.map((_, i) => Number(row?.[`c${i}`] ?? 0)).join('.')
 }
 
-const stampInTurn = perTurn(async (db, _key: 'stamp', readers: undefined[]) => {
-  const stamp = await publicStamp(db)
-  return readers.map(() => stamp)
-})
+const stampInTurn = sharedPerTurn((db, _key: 'stamp') => publicStamp(db))
 
 /**
  * The stamp for a read outside any transaction. Reads asked for in one turn of the event loop share
@@ -38,7 +35,7 @@ const stampInTurn = perTurn(async (db, _key: 'stamp', readers: undefined[]) => {
  * write committed before it arrived; under load, dozens of cached reads then cost one round trip.
  */
 export function sharedStamp(db: Db): Promise<string> {
-  return stampInTurn(db, 'stamp', undefined)
+  return stampInTurn(db, 'stamp')
 }
 
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */

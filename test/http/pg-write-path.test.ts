@@ -162,7 +162,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const seen = await store().transaction(async (tx) => {
       await setFlag(tx, { name: 'ending-before', value: 'v' })
       const pid = await backendPid(tx)
-      await setFlag.endingTransaction(tx, { name: 'ending-last', value: 'v' })
+      await setFlag(tx, { name: 'ending-last', value: 'v' }, { endsTransaction: true })
       // Before the transaction's callback returns: the backend is out of the transaction and the
       // rows are visible to every other connection.
       return { state: await backendState(pid), visible: await flagCount('ending-') }
@@ -174,7 +174,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     await assert.rejects(
       store().transaction(async (tx) => {
         await setFlag(tx, { name: 'ended-kept', value: 'v' })
-        await setFlag.endingTransaction(tx, { name: 'ended-null', value: null })
+        await setFlag(tx, { name: 'ended-null', value: null }, { endsTransaction: true })
       }),
       /null value/,
     )
@@ -184,7 +184,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
       Array.from({ length: 10 }, (_, i) =>
         store().transaction(async (tx) => {
           await setFlag(tx, { name: `ended-after-${i}`, value: 'v' })
-          await setFlag.endingTransaction(tx, { name: `ended-last-${i}`, value: 'v' })
+          await setFlag(tx, { name: `ended-last-${i}`, value: 'v' }, { endsTransaction: true })
           // Reads may follow the last write (on its connection, outside the transaction).
           return (await flagCount(`ended-last-${i}`, tx)) === 1
         }),
@@ -192,7 +192,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     ).then((seen) => assert.deepEqual(seen, Array(10).fill(true)))
     assert.equal(await flagCount('ended-'), 20)
     // Outside a transaction the mark changes nothing: the statement runs as it would.
-    await setFlag.endingTransaction(store().db, { name: 'ended-alone', value: 'v' })
+    await setFlag(store().db, { name: 'ended-alone', value: 'v' }, { endsTransaction: true })
     assert.equal(await flagCount('ended-alone'), 1)
   })
 
@@ -204,8 +204,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
         store().transaction(async (tx) => {
           const pid = await backendPid(tx)
           await sql`select pg_terminate_backend(${pid})`.execute(store().priority.db)
-          const write = ending ? setFlag.endingTransaction : setFlag
-          await write(tx, { name: `broken-${ending}`, value: 'v' })
+          await setFlag(tx, { name: `broken-${ending}`, value: 'v' }, { endsTransaction: ending })
         }),
       )
     }
@@ -213,7 +212,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     // Had a broken connection gone back to the pool, one of these would fail.
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        store().transaction((tx) => setFlag.endingTransaction(tx, { name: `after-broken-${i}`, value: 'v' })),
+        store().transaction((tx) => setFlag(tx, { name: `after-broken-${i}`, value: 'v' }, { endsTransaction: true })),
       ),
     )
     assert.equal(await flagCount('after-broken-'), 10)
