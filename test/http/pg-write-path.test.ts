@@ -441,6 +441,49 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.deepEqual(await stillPending([b.note, c.post, d.post, d.note]), [false, false, false, false])
     assert.ok(everything!.has(b.note) && everything!.has(c.post) && everything!.has(d.note))
   })
+
+  /** Sequential scans of the tables publication touches so far, the publisher's own flushed first. */
+  const tableScans = async () => {
+    await sql`select pg_stat_force_next_flush()`.execute(store().priority.db)
+    const { rows } = await sql<{ scans: number }>`
+      select coalesce(sum(seq_scan), 0)::int as scans from pg_stat_user_tables
+      where schemaname = current_schema() and relname in ('contributions', 'memory_revisions', 'drafts')`.execute(
+      store().db,
+    )
+    return rows[0]!.scans
+  }
+
+  test('publication finds its rows by index after its tables grew from the sizes its plans were made at (see PUBLISHER_SETTINGS)', async () => {
+    const publisher = new Publisher(store())
+    // Enough runs of both statements (named rows, the sweep) for PostgreSQL to keep reusable plans
+    // made while these tables hold a few rows.
+    for (let n = 100; n < 108; n++) {
+      const pending = await pendingPostAndNote(n)
+      await publisher.resolve({ id: pending.post, note_id: pending.note })
+      await pendingPostAndNote(n + 100)
+      await publisher.sweep()
+    }
+    // The tables grow, with no ANALYZE (autovacuum off, or not yet come round).
+    await sql`
+      insert into contributions (id, participant_id, thread_id, room, kind, content, client_id, created_at)
+      select 1000000 + n, ${AUTHOR}, 1000000 + n, 'connection', 'conversation', 'grown', 'grown-' || n, ${AT}
+      from generate_series(1, 5000) as n`.execute(store().db)
+    await sql`
+      insert into memory_revisions (id, memory_id, version, participant_id, title, kind, content, source_ids,
+        reason, client_id, created_at)
+      select 1000000 + n, gen_random_uuid()::text, 1, ${AUTHOR}, 'grown', 'observation', 'grown', '[]', 'test',
+        'grown-' || n, ${AT}
+      from generate_series(1, 5000) as n`.execute(store().db)
+    const before = await tableScans()
+    for (let n = 300; n < 303; n++) {
+      const pending = await pendingPostAndNote(n)
+      const resolved = (await publisher.resolve({ id: pending.post, note_id: pending.note })) as Record<string, number>
+      assert.ok(resolved.id! > 0 && resolved.note_id! > 0, JSON.stringify(resolved))
+      await pendingPostAndNote(n + 100)
+      await publisher.sweep()
+    }
+    assert.equal((await tableScans()) - before, 0, 'no run read a whole table')
+  })
 })
 
 describe(
