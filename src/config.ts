@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { Value } from 'typebox/value'
 import { CatalogEntry, CatalogError, readCatalog } from './payments/catalog.ts'
+import { firstSchemaProblem } from './core/validation.ts'
 
 const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' })
@@ -231,11 +231,11 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 export function validateConfig(config: Config): Config {
-  if (!Value.Check(ConfigSchema, config)) {
-    const [first] = Value.Errors(ConfigSchema, config)
-    const field = first?.instancePath.replace(/^\//, '') ?? 'config'
+  const problem = firstSchemaProblem(ConfigSchema, config)
+  if (problem) {
+    const field = problem.path.replace(/^\//, '') || 'config'
     const envName = ENV.find(([, key]) => key === field)?.[0] ?? field
-    throw new ConfigError(`Invalid configuration: ${envName} ${first?.message ?? 'is invalid'}`)
+    throw new ConfigError(`Invalid configuration: ${envName} ${problem.message}`)
   }
   checkWalletSettings(config)
   return config

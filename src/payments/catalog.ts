@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
-import { Value } from 'typebox/value'
+import { firstSchemaProblem } from '../core/validation.ts'
 
 /** x402 network of every payment: Base mainnet as a CAIP-2 id. */
 export const X402_NETWORK = 'eip155:8453' as const
@@ -41,15 +41,14 @@ export function parseCatalog(text: string, source = 'SERVICES_FILE'): CatalogEnt
   if (!Array.isArray(data)) throw new CatalogError(`${source} must hold a JSON array of services`)
   const seen = new Set<string>()
   return data.map((raw: unknown, index) => {
-    const entry = typeof raw === 'object' && raw !== null ? { ...(raw as Record<string, unknown>) } : raw
-    if (entry && typeof entry === 'object' && typeof (entry as { price_usdc?: unknown }).price_usdc === 'number') {
-      ;(entry as { price_usdc: unknown }).price_usdc = String((entry as { price_usdc: number }).price_usdc)
+    const candidate: unknown = typeof raw === 'object' && raw !== null ? { ...(raw as Record<string, unknown>) } : raw
+    const fields = candidate as Record<string, unknown> | null
+    if (typeof fields === 'object' && fields !== null && typeof fields.price_usdc === 'number') {
+      fields.price_usdc = String(fields.price_usdc)
     }
-    if (!Value.Check(CatalogEntry, entry)) {
-      const [first] = Value.Errors(CatalogEntry, entry)
-      const where = first?.instancePath || '/'
-      throw new CatalogError(`${source} entry ${index}: ${where} ${first?.message ?? 'is invalid'}`)
-    }
+    const problem = firstSchemaProblem(CatalogEntry, candidate)
+    if (problem) throw new CatalogError(`${source} entry ${index}: ${problem.path} ${problem.message}`)
+    const entry = candidate as CatalogEntry
     if (/^0(\.0+)?$/.test(entry.price_usdc)) throw new CatalogError(`${source} entry ${index}: price_usdc must be > 0`)
     if (seen.has(entry.id)) throw new CatalogError(`${source} entry ${index}: duplicate id "${entry.id}"`)
     seen.add(entry.id)
