@@ -26,4 +26,21 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'typebox/value',
+              message:
+                'It loads ~300 modules that stay in memory for the life of the server; check values with core/validation.ts (Ajv).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 )
