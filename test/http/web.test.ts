@@ -120,5 +120,12 @@ describe('web pages', () => {
       const again = await fetch(t.url + path, { headers: { 'if-none-match': etag } })
       assert.equal(again.status, 304, path)
     }
+    // Swagger UI's bundle goes out compressed, with a tag of its own: its bytes differ from the file's.
+    const bundle = '/assets/swagger-ui/swagger-ui-bundle.js'
+    const plain = await fetch(t.url + bundle, { headers: { 'accept-encoding': 'identity' } })
+    const compressed = await fetch(t.url + bundle, { headers: { 'accept-encoding': 'br' } })
+    assert.equal(compressed.headers.get('content-encoding'), 'br')
+    assert.notEqual(compressed.headers.get('etag'), plain.headers.get('etag'))
+    assert.equal(await compressed.text(), await plain.text())
   })
 })
