@@ -20,13 +20,13 @@ const compressors: Record<Encoding, (bytes: Buffer | string) => Promise<Buffer>>
 
 export interface Body {
   /**
-   * The JSON text (or a file's bytes, fileBody). A result the read cache keeps is encoded to UTF-8 once, where a string would be
-   * encoded again on every send. Any other goes out as the string, encoded straight into the socket
-   * write: a Buffer per answer was external memory that V8 collects late, and the allocator's heap
-   * kept the ~80 MB it grew to under a stream of distinct reads.
+   * The JSON text, or a file's bytes (fileBody). A result the read cache keeps is encoded to UTF-8
+   * once, where a string would be encoded again on every send. Any other goes out as the string,
+   * encoded straight into the socket write: a Buffer per answer was external memory that V8 collects
+   * late, and the allocator's heap kept the ~80 MB it grew to under a stream of distinct reads.
    */
   bytes: Buffer | string
-  /** Strong validator of the JSON text: different texts never share it (see serialize). */
+  /** Strong validator of the bytes: different texts never share it (see serialize). */
   hash: string
   /**
    * Where a body that lives as long as the process (an asset file) keeps its compressed forms, so
