@@ -116,25 +116,28 @@ const compressed = new Map<string, Promise<Buffer>>()
 const COMPRESSED_ENTRIES = 128
 
 function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
-  const own = body.compressed
-  if (own) {
-    let kept = own.get(encoding)
-    if (kept === undefined) {
-      kept = compressors[encoding](body.bytes)
-      own.set(encoding, kept)
-      kept.catch(() => own.delete(encoding))
-    }
-    return kept
-  }
+  const compress = () => compressors[encoding](body.bytes)
+  if (body.compressed) return kept(body.compressed, encoding, compress)
   const key = `${body.hash} ${encoding}`
-  let entry = compressed.get(key)
+  const entry = compressed.get(key)
+  if (entry !== undefined) {
+    // Used again: moved to the end, the last to be dropped.
+    compressed.delete(key)
+    compressed.set(key, entry)
+    return entry
+  }
+  if (compressed.size >= COMPRESSED_ENTRIES) compressed.delete(compressed.keys().next().value as string)
+  return kept(compressed, key, compress)
+}
+
+/** What `store` keeps under `key`, made once; a failure is not kept, so the next request tries again. */
+function kept<K>(store: Map<K, Promise<Buffer>>, key: K, make: () => Promise<Buffer>): Promise<Buffer> {
+  let entry = store.get(key)
   if (entry === undefined) {
-    if (compressed.size >= COMPRESSED_ENTRIES) compressed.delete(compressed.keys().next().value as string)
-    entry = compressors[encoding](body.bytes)
-    // A failure is not remembered: the next request tries again.
-    entry.catch(() => compressed.delete(key))
-  } else compressed.delete(key)
-  compressed.set(key, entry)
+    entry = make()
+    store.set(key, entry)
+    entry.catch(() => store.delete(key))
+  }
   return entry
 }
 
