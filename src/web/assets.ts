@@ -28,18 +28,19 @@ const FILES: Record<string, { file: string; type: string }> = {
  * loop on every request for it, which anyone could ask for in a loop.
  */
 export function registerAssets(app: FastifyInstance): void {
+  // By file: /favicon.ico and /assets/favicon.svg are one file, read and compressed once.
   const loaded = new Map<string, Body>()
-  const load = (path: string, file: string) => {
-    let body = loaded.get(path)
+  const load = (file: string) => {
+    let body = loaded.get(file)
     if (!body) {
       body = fileBody(readFileSync(file))
-      loaded.set(path, body)
+      loaded.set(file, body)
     }
     return body
   }
   for (const [path, { file, type }] of Object.entries(FILES)) {
     app.get(path, { schema: { hide: true }, compress: false }, (request, reply) =>
-      sendBody(request, reply, load(path, file), type, 'public, max-age=3600, must-revalidate'),
+      sendBody(request, reply, load(file), type, 'public, max-age=3600, must-revalidate'),
     )
   }
 }

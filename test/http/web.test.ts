@@ -117,6 +117,7 @@ describe('web pages', () => {
       assert.equal(first.status, 200, path)
       const etag = first.headers.get('etag') ?? ''
       assert.match(etag, /^"[\w-]+"$/)
+      assert.equal(first.headers.get('cache-control'), 'public, max-age=3600, must-revalidate', path)
       const again = await fetch(t.url + path, { headers: { 'if-none-match': etag } })
       assert.equal(again.status, 304, path)
     }
