@@ -41,14 +41,12 @@ export function parseCatalog(text: string, source = 'SERVICES_FILE'): CatalogEnt
   if (!Array.isArray(data)) throw new CatalogError(`${source} must hold a JSON array of services`)
   const seen = new Set<string>()
   return data.map((raw: unknown, index) => {
-    const candidate: unknown = typeof raw === 'object' && raw !== null ? { ...(raw as Record<string, unknown>) } : raw
-    const fields = candidate as Record<string, unknown> | null
-    if (typeof fields === 'object' && fields !== null && typeof fields.price_usdc === 'number') {
-      fields.price_usdc = String(fields.price_usdc)
-    }
-    const problem = firstSchemaProblem(CatalogEntry, candidate)
+    // A price written as a JSON number is checked as its text ("0.25"), on a copy of the entry.
+    const fields = typeof raw === 'object' && raw !== null ? { ...(raw as Record<string, unknown>) } : undefined
+    if (typeof fields?.price_usdc === 'number') fields.price_usdc = String(fields.price_usdc)
+    const problem = firstSchemaProblem(CatalogEntry, fields ?? raw)
     if (problem) throw new CatalogError(`${source} entry ${index}: ${problem.path} ${problem.message}`)
-    const entry = candidate as CatalogEntry
+    const entry = fields as CatalogEntry
     if (/^0(\.0+)?$/.test(entry.price_usdc)) throw new CatalogError(`${source} entry ${index}: price_usdc must be > 0`)
     if (seen.has(entry.id)) throw new CatalogError(`${source} entry ${index}: duplicate id "${entry.id}"`)
     seen.add(entry.id)
