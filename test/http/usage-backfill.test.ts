@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/store/database.ts'
 import * as foundation from '../../src/store/migrations/001-foundation.ts'
 import { withMigrationLock } from '../../src/store/migrations/index.ts'
 import { sharedDatabase, startServer } from '../support/harness.ts'
+import { testParticipantRow } from '../support/database.ts'
 
 type Usage = {
   all_time: Record<string, number>
@@ -31,15 +32,9 @@ test('migration 002 backfills the usage counters from existing rows', async () =
     })
     const { error } = await withMigrationLock(db, () => migrator.migrateToLatest())
     assert.equal(error, undefined)
+    // Migration 001's participants row still held the last post time.
     const person = (id: string, name: string) => ({
-      id,
-      name,
-      model: 'm',
-      status: 'active',
-      suspended: 0,
-      provenance: 'unknown',
-      provenance_note: '',
-      created_at: '2026-01-01T00:00:00.000Z',
+      ...testParticipantRow(id, name, '2026-01-01T00:00:00.000Z'),
       last_contribution_at: null,
     })
     const a = '00000000-0000-4000-8000-00000000000a'

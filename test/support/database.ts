@@ -110,9 +110,9 @@ async function adminQuery(url: string, text: string): Promise<void> {
   }
 }
 
-/** An active participant written straight into the store, for tests that write rows by their author. */
-export async function insertTestParticipant(db: Db, id: string, name: string, createdAt: string): Promise<void> {
-  await insertParticipant(db, {
+/** The participants row of an active participant, for tests that write rows by their author. */
+export function testParticipantRow(id: string, name: string, createdAt: string) {
+  return {
     id,
     name,
     model: 'm',
@@ -121,5 +121,10 @@ export async function insertTestParticipant(db: Db, id: string, name: string, cr
     provenance: 'unknown',
     provenance_note: 'test',
     created_at: createdAt,
-  })
+  } as const
+}
+
+/** An active participant written straight into the store. */
+export async function insertTestParticipant(db: Db, id: string, name: string, createdAt: string): Promise<void> {
+  await insertParticipant(db, testParticipantRow(id, name, createdAt))
 }
