@@ -71,16 +71,22 @@ function serialize(result: unknown): { text: string; tag: string } {
     const text = JSON.stringify(result)
     return { text, tag: digest(text) }
   }
-  const texts: string[] = []
-  const signatures: string[] = []
+  // Every piece goes into one join: the body is built flat, in one copy. Wrapping a join's result in
+  // braces made a rope of it, which the Content-Length count then copied flat again (31 KB a missed
+  // history page, a sixth of what the page allocated).
+  const texts: string[] = ['{']
+  const signatures: string[] = ['{']
   for (const [key, value] of Object.entries(result)) {
     if (value === undefined) continue
     const member = memberOf(value)
     const name = JSON.stringify(key)
-    texts.push(`${name}:${member.text}`)
-    signatures.push(`${name}:${member.signature}`)
+    const comma = texts.length === 1 ? '' : ','
+    texts.push(comma, name, ':', member.text)
+    signatures.push(comma, name, ':', member.signature)
   }
-  return { text: `{${texts.join(',')}}`, tag: digest(`{${signatures.join(',')}}`) }
+  texts.push('}')
+  signatures.push('}')
+  return { text: texts.join(''), tag: digest(signatures.join('')) }
 }
 
 function memberOf(value: unknown): Member {
