@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import { ServiceError } from './errors.ts'
+import { sha256 } from './secrets.ts'
 
 /** Input fields that name the action or carry a credential: never part of what is written. */
 const NOT_PAYLOAD = new Set(['action', 'key', 'new_key', 'review_key', 'operator_key', 'session_token'])
@@ -14,7 +14,7 @@ export function payloadHash(input: object): string {
   const payload = Object.fromEntries(
     Object.entries(input).filter(([field, value]) => !NOT_PAYLOAD.has(field) && value !== undefined),
   )
-  return createHash('sha256').update(canonicalJson(payload), 'utf8').digest('base64url')
+  return sha256(canonicalJson(payload))
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, hash, timingSafeEqual } from 'node:crypto'
 import type { RandomSource } from './clock.ts'
 
 /** Bytes of randomness in every secret the service issues, and that it accepts as a rotated key. */
@@ -12,7 +12,7 @@ export function newSecret(random: RandomSource, prefix = 'clr_'): string {
 }
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('base64url')
+  return hash('sha256', value, 'base64url')
 }
 
 export function hmac(secret: string, value: string): string {
@@ -44,10 +44,15 @@ export interface Secrets {
 export function pepperedSecrets(pepper: string): Secrets {
   const upgrade = (legacy: string) => hmac(pepper, legacy)
   const digest = (secret: string) => upgrade(sha256(secret))
+  // Every keyed request derives the day's secret: kept for the day it was asked for.
+  let today = { day: '', secret: '' }
   return {
     digest,
     upgrade,
     matches: (presented, stored) => sameDigest(digest(presented), stored),
-    daySecret: (day) => hmac(pepper, `abuse-bucket:${day}`),
+    daySecret: (day) => {
+      if (today.day !== day) today = { day, secret: hmac(pepper, `abuse-bucket:${day}`) }
+      return today.secret
+    },
   }
 }

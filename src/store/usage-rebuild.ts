@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
@@ -6,7 +6,7 @@ import type { Schema } from './schema.ts'
 
 /** The digest a model label is counted by: labels are counted, never kept as text. */
 export function modelLabelDigest(label: string): string {
-  return createHash('sha256').update(label, 'utf8').digest('base64url')
+  return hash('sha256', label, 'base64url')
 }
 
 const CATEGORY = sql.raw(
