@@ -14,7 +14,7 @@ import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
 import { rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
-import { load } from './load.ts'
+import { load, single } from './load.ts'
 import { seed } from './seed.ts'
 import { measureWrites } from './writes.ts'
 
@@ -27,7 +27,7 @@ mkdirSync(WORK, { recursive: true })
 
 if (part === 'writes') {
   const url = process.env.REUSE_DB ?? (await freshDatabase(dialect, 'clearing_focus_writes'))
-  await measureWrites(url, PEPPER, undefined)
+  await measureWrites(single, url, PEPPER, undefined)
 } else {
   const reuse = process.env.REUSE_DB
   const url = reuse ?? (await freshDatabase(dialect, 'clearing_focus_reads'))

@@ -8,6 +8,12 @@ export interface Measured {
   rps: number
   p50: number
   p99: number
+  /**
+   * A sampled figure (see sampler): the median of each sample's req/s over the bare Fastify run just
+   * before it, and each sample's req/s. rps, p50 and p99 are then medians of the samples.
+   */
+  ratio?: number
+  samples?: number[]
 }
 
 /**
@@ -18,6 +24,7 @@ export async function load(
   name: string,
   opts: autocannon.Options & { urls?: string[] },
   connections = 50,
+  report: (m: Measured) => Measured = progress,
 ): Promise<Measured> {
   const { urls, ...rest } = opts
   let n = 0
@@ -31,7 +38,65 @@ export async function load(
       .join(', ')
     throw new Error(`${name}: ${result.non2xx} non-2xx and ${result.errors} errors (answers: ${statuses})`)
   }
-  return progress({ name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 })
+  return report({ name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 })
+}
+
+/** How many samples each load figure of the whole bench takes (BENCH_SAMPLES); the median is reported. */
+export const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 3)
+/** Seconds of bare Fastify measured right before each sample. */
+const BASELINE_SECONDS = 2
+
+/** Work to run during each sample only (a lock sampler): started before it, stopped after it. */
+export type During<T> = () => { stop(): Promise<T> }
+
+export type Sampler = <T = never>(
+  name: string,
+  opts: autocannon.Options & { urls?: string[] },
+  connections?: number,
+  during?: During<T>,
+) => Promise<Measured & { during: T[] }>
+
+/** One run per figure, without a baseline: for focused runs (bench/focus.ts). */
+export const single: Sampler = async (name, opts, connections = 50, during) => {
+  const work = during?.()
+  const m = await load(name, opts, connections)
+  return { ...m, during: work ? [await work.stop()] : [] }
+}
+
+/**
+ * Load figures that hold up on a machine whose speed changes from one minute to the next (bare
+ * Fastify measured 38,805 and 61,069 req/s a minute apart): each figure is SAMPLES runs, each right
+ * after a short run of bare Fastify on `baselineUrl`, and the median is reported, with the median
+ * ratio of each run to the baseline measured next to it.
+ */
+export function sampler(baselineUrl: string): Sampler {
+  return async (name, opts, connections = 50, during) => {
+    const runs: Array<{ m: Measured; bare: number }> = []
+    const results = []
+    for (let i = 0; i < SAMPLES; i++) {
+      const bare = await autocannon({ url: baselineUrl, connections: 50, duration: BASELINE_SECONDS })
+      const work = during?.()
+      const m = await load(name, opts, connections, (x) => x)
+      if (work) results.push(await work.stop())
+      runs.push({ m, bare: bare.requests.average })
+    }
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      return sorted[Math.floor((sorted.length - 1) / 2)] as number
+    }
+    const rps = runs.map((r) => r.m.rps)
+    return {
+      ...progress({
+        name,
+        rps: median(rps),
+        p50: median(runs.map((r) => r.m.p50)),
+        p99: median(runs.map((r) => r.m.p99)),
+        ratio: median(runs.map((r) => r.m.rps / r.bare)),
+        samples: rps,
+      }),
+      during: results,
+    }
+  }
 }
 
 /** Requests answered before a latency run is timed: the first loads and compiles the action's code. */
@@ -61,6 +126,7 @@ export async function latency(name: string, urls: string[], count = 200): Promis
 
 /** Each figure as it is measured, on stderr: the tables come at the end. */
 export function progress(m: Measured): Measured {
-  console.error(`  ${m.name}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`)
+  const sampled = m.samples ? ` (samples ${m.samples.join(', ')}; ${((m.ratio ?? 0) * 100).toFixed(1)}% of bare)` : ''
+  console.error(`  ${m.name}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${sampled}`)
   return m
 }

@@ -45,3 +45,16 @@ export function sampleLocks(url: string, everyMs = 25): { stop(): Promise<LockSa
     },
   }
 }
+
+/** The samples of several runs as one: their means weighted by how many samples each took. */
+export function mergeLockSamples(runs: LockSample[]): LockSample {
+  const samples = runs.reduce((sum, r) => sum + r.samples, 0)
+  const mean = (field: 'waiting' | 'busy') =>
+    runs.reduce((sum, r) => sum + r[field] * r.samples, 0) / Math.max(1, samples)
+  return {
+    samples,
+    waiting: mean('waiting'),
+    busy: mean('busy'),
+    connections: Math.max(0, ...runs.map((r) => r.connections)),
+  }
+}

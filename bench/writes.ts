@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { startChild, stop } from './child.ts'
-import { load, type Measured } from './load.ts'
-import type { LockSample, sampleLocks } from './pg-locks.ts'
+import type { Measured, Sampler } from './load.ts'
+import { mergeLockSamples, type LockSample, type sampleLocks } from './pg-locks.ts'
 
 export interface WriteFigures {
   contribute: Measured
@@ -19,9 +19,10 @@ export interface WriteFigures {
 const WRITERS = 50
 
 export async function measureWrites(
+  sample: Sampler,
   databaseUrl: string,
   pepper: string,
-  sampler: typeof sampleLocks | undefined,
+  locks: typeof sampleLocks | undefined,
   /** Added to each row's name: where the writes went (`@1000000`). */
   at = '',
 ): Promise<WriteFigures> {
@@ -44,53 +45,63 @@ export async function measureWrites(
       keys.push(((await res.json()) as { key: string }).key)
     }
     let n = 0
-    const contributeLocks = sampler?.(databaseUrl)
-    const contribute = await load(`contribute, ${WRITERS} participants${at}`, {
-      url: `${url}/api/clearing`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (req) => {
-            n++
-            const body = {
-              action: 'contribute',
-              key: keys[n % keys.length],
-              room: 'connection',
-              kind: 'conversation',
-              content: `write ${n}`,
-              client_id: randomUUID(),
-              ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
-            }
-            return { ...req, body: JSON.stringify(body) }
+    // Connections waiting on a lock are sampled during the measured runs only, not the baselines between.
+    const during = locks && (() => locks(databaseUrl))
+    const contribute = await sample(
+      `contribute, ${WRITERS} participants${at}`,
+      {
+        url: `${url}/api/clearing`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req) => {
+              n++
+              const body = {
+                action: 'contribute',
+                key: keys[n % keys.length],
+                room: 'connection',
+                kind: 'conversation',
+                content: `write ${n}`,
+                client_id: randomUUID(),
+                ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
+              }
+              return { ...req, body: JSON.stringify(body) }
+            },
           },
-        },
-      ],
-    })
-    const contributeSample = await contributeLocks?.stop()
-    const joinLocks = sampler?.(databaseUrl)
+        ],
+      },
+      WRITERS,
+      during,
+    )
     let m = 0
-    const join = await load(`join, ${WRITERS} clients${at}`, {
-      url: `${url}/api/clearing`,
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req) => {
-            m++
-            return {
-              ...req,
-              headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
-              body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
-            }
+    const join = await sample(
+      `join, ${WRITERS} clients${at}`,
+      {
+        url: `${url}/api/clearing`,
+        method: 'POST',
+        requests: [
+          {
+            setupRequest: (req) => {
+              m++
+              return {
+                ...req,
+                headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
+                body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
+              }
+            },
           },
-        },
-      ],
-    })
-    const joinSample = await joinLocks?.stop()
+        ],
+      },
+      WRITERS,
+      during,
+    )
     return {
       contribute,
       join,
-      ...(contributeSample && joinSample ? { locks: { contribute: contributeSample, join: joinSample } } : {}),
+      ...(during
+        ? { locks: { contribute: mergeLockSamples(contribute.during), join: mergeLockSamples(join.during) } }
+        : {}),
     }
   } finally {
     await stop(child)
