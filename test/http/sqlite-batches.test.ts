@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { readdirSync, readlinkSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { openDatabase, sqlitePath, type Database } from '../../src/store/database.ts'
@@ -131,4 +132,39 @@ describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' 
     })
     assert.deepEqual(stored('commit-'), ['commit-later'])
   })
+
+  test(
+    'a write that changes many pages keeps its savepoint in memory: no temporary file is opened',
+    {
+      skip: process.platform !== 'linux' && 'reads open files from /proc',
+    },
+    async () => {
+      const temporaryFiles = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).endsWith('(deleted)')
+          } catch {
+            return false
+          }
+        })
+      const rows = Array.from({ length: 200 }, (_, i) => ({
+        ...flag(`pages-${String(i).padStart(3, '0')}`),
+        value: 'x'.repeat(1000),
+      }))
+      await database.transaction((tx) => tx.insertInto('service_flags').values(rows).execute())
+      const before = temporaryFiles()
+      // Changing 200 stored rows of 1 KB changes some 50 existing pages, whose prior content the savepoint
+      // keeps: far past the 64 KiB SQLite keeps in memory by default.
+      const during = await database.transaction(async (tx) => {
+        await tx
+          .updateTable('service_flags')
+          .set({ value: 'y'.repeat(1000) })
+          .where('name', 'like', 'pages-%')
+          .execute()
+        return temporaryFiles()
+      })
+      assert.deepEqual(during, before)
+      assert.equal(stored('pages-').length, 200)
+    },
+  )
 })
