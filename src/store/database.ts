@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely'
 import pg from 'pg'
 import { isStalePlan, withNamedStatements } from './pg-statements.ts'
-import { SqliteBatches } from './sqlite-batches.ts'
+import { SqliteBatches, type ConnectionState } from './sqlite-batches.ts'
 import { Background } from '../core/background.ts'
 import type { Schema } from './schema.ts'
 
@@ -79,7 +79,9 @@ function openSqlite(path: string): Database {
   // 3,900 against 3,922/s (four alternated pairs, within the noise), threads 9,089 against 10,512/s.
   raw.pragma('cache_size = -8000')
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) })
-  return wrap(db, 'sqlite')
+  const totalChanges = raw.prepare('select total_changes()').pluck()
+  const state: ConnectionState = { changes: () => Number(totalChanges.get()), inTransaction: () => raw.inTransaction }
+  return wrap(db, 'sqlite', { batches: new SqliteBatches(db, state) })
 }
 
 const STATEMENT_CACHE_SIZE = 1000
@@ -141,17 +143,10 @@ const POOL_MAX = 10
 function openPostgres(url: string): Database {
   const pool = postgresPool(url, POOL_MAX)
   const priority = wrap(kyselyOver(postgresPool(url, 1, PUBLISHER_SETTINGS)), 'postgres')
-  return wrap(
-    kyselyOver(pool),
-    'postgres',
-    () => ({
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-      max: POOL_MAX,
-    }),
+  return wrap(kyselyOver(pool), 'postgres', {
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
     priority,
-  )
+  })
 }
 
 /**
@@ -204,10 +199,12 @@ const MAX_ATTEMPTS = 6
 function wrap(
   db: Db,
   dialect: Dialect,
-  poolStats: Database['poolStats'] = () => undefined,
-  priority?: Database,
+  {
+    poolStats = () => undefined,
+    priority,
+    batches,
+  }: { poolStats?: Database['poolStats']; priority?: Database; batches?: SqliteBatches } = {},
 ): Database {
-  const batches = dialect === 'sqlite' ? new SqliteBatches(db) : undefined
   const database: Database = {
     db,
     dialect,
@@ -223,7 +220,11 @@ function wrap(
         const pending: Array<() => void | Promise<void>> = []
         let result: Awaited<ReturnType<typeof fn>>
         try {
-          const attempt = (tx: Tx) => fn(tx, (cb) => pending.push(cb))
+          // A group commit may run a transaction twice (store/sqlite-batches.ts): only the last run schedules.
+          const attempt = (tx: Tx) => {
+            pending.length = 0
+            return fn(tx, (cb) => pending.push(cb))
+          }
           result = await (batches ? batches.run(attempt) : db.transaction().execute(attempt))
         } catch (err) {
           if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err

@@ -104,6 +104,69 @@ describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' 
     assert.equal(deltaRows().length, 5)
   })
 
+  /**
+   * Transactions of one turn, each counting its runs and scheduling one after-commit task; `fail` says
+   * which throw, and whether they change a row first.
+   */
+  async function batchOf(prefix: string, fail: (i: number) => 'before writing' | 'after writing' | undefined) {
+    const runs = Array<number>(6).fill(0)
+    const committed = Array<number>(6).fill(0)
+    const outcomes = await Promise.allSettled(
+      runs.map((_, i) =>
+        database.transaction(async (tx, onCommit) => {
+          runs[i] = (runs[i] ?? 0) + 1
+          onCommit(() => void (committed[i] = (committed[i] ?? 0) + 1))
+          if (fail(i) === 'before writing') throw new Error(`refused ${i}`)
+          await tx
+            .insertInto('service_flags')
+            .values(flag(`${prefix}-${i}`))
+            .execute()
+          if (fail(i) === 'after writing') throw new Error(`refused ${i}`)
+          return runs[i]
+        }),
+      ),
+    )
+    await database.settled()
+    return { outcomes: outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'refused')), runs, committed }
+  }
+
+  test('a transaction refused before it changes a row leaves the others of its batch to run once', async () => {
+    const { outcomes, runs, committed } = await batchOf('early', (i) => (i === 2 ? 'before writing' : undefined))
+    assert.deepEqual(outcomes, [1, 1, 'refused', 1, 1, 1])
+    assert.deepEqual(runs, [1, 1, 1, 1, 1, 1], 'no transaction ran twice')
+    assert.deepEqual(committed, [1, 1, 0, 1, 1, 1])
+    assert.deepEqual(stored('early-'), ['early-0', 'early-1', 'early-3', 'early-4', 'early-5'])
+  })
+
+  test('a transaction refused after changing rows makes its batch run again, its changes alone undone', async () => {
+    const { outcomes, runs, committed } = await batchOf('late', (i) => (i === 2 ? 'after writing' : undefined))
+    // The batch ran without savepoints up to the refusal, then whole again with them.
+    assert.deepEqual(runs, [2, 2, 2, 1, 1, 1])
+    assert.deepEqual(outcomes, [2, 2, 'refused', 1, 1, 1], 'each caller gets the run that committed')
+    assert.deepEqual(committed, [1, 1, 0, 1, 1, 1], 'work scheduled by the rolled-back run is dropped')
+    assert.deepEqual(stored('late-'), ['late-0', 'late-1', 'late-3', 'late-4', 'late-5'])
+  })
+
+  test("a transaction that ends the batch's transaction fails the whole batch, and nothing is stored", async () => {
+    const outcomes = await Promise.allSettled(
+      ['ended-a', 'ended-b', 'ended-c'].map((name, i) =>
+        database.transaction(async (tx) => {
+          await tx.insertInto('service_flags').values(flag(name)).execute()
+          if (i === 1) {
+            // As SQLite does of its own accord on some errors (a full disk): the transaction is gone.
+            await sql`rollback`.execute(tx)
+            throw new Error('disk full')
+          }
+        }),
+      ),
+    )
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected', 'rejected'],
+    )
+    assert.deepEqual(stored('ended-'), [])
+  })
+
   test('when the shared COMMIT fails, every transaction of the batch fails and nothing is stored', async () => {
     const outcomes = await Promise.allSettled([
       database.transaction(async (tx) => {
