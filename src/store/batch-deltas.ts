@@ -5,8 +5,8 @@ import type { Deltas } from './usage.ts'
  * The usage deltas of one SQLite group commit (sqlite-batches.ts), summed per counter and inserted
  * once just before the batch's COMMIT instead of once per write. Those per-write inserts cost about
  * a third of a contribute (focused bench: 5,500/s with them, 7,700/s with none). Figures stay exact:
- * the sum reaches usage_deltas in the same transaction as the writes it counts, and a write rolled
- * back to its savepoint takes its own deltas with it.
+ * the sum reaches usage_deltas in the same transaction as the writes it counts, and a refused write
+ * (rolled back to its savepoint, or refused before changing a row) takes its own deltas with it.
  */
 export class BatchDeltas {
   private readonly kept: Deltas = new Map()
@@ -23,7 +23,7 @@ export class BatchDeltas {
     this.current.clear()
   }
 
-  /** The running write was rolled back to its savepoint. */
+  /** The running write was refused: rolled back to its savepoint, or it changed nothing. */
   drop(): void {
     this.current.clear()
   }

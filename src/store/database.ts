@@ -66,12 +66,12 @@ function openSqlite(path: string): Database {
   raw.pragma('foreign_keys = ON')
   // Erased, rejected and expired text is overwritten on disk, not left in free pages of the file.
   raw.pragma('secure_delete = ON')
-  // Group commit runs each write in a savepoint (store/sqlite-batches.ts), which keeps the prior content
-  // of every page the write changes; past 64 KiB (a contribution touches about twelve pages) SQLite
-  // spilled that to a temporary file it created in /var/tmp for each write: an openat, pwrites and a
-  // close per write, 6,559 pwrites a second at 3,000 writes/s. In memory, it is dropped at the
-  // savepoint's release. Sorts and temporary tables are kept in memory too: the serving path has none
-  // beyond a page of rows (indexes answer its orders), and a migration indexing a large table sorts in memory.
+  // A savepoint (a group commit's second run, store/sqlite-batches.ts) and a statement SQLite may have to
+  // undo keep the prior content of every page they change; past 64 KiB SQLite spilled it into a
+  // temporary file created in /var/tmp (with a savepoint per write: an openat, pwrites and a close per
+  // write, 6,559 pwrites a second at ~3,000 writes/s). In memory, it is dropped when they end. Sorts and
+  // temporary tables are kept in memory too: the serving path has none beyond a page of rows (indexes
+  // answer its orders), and a migration indexing a large table sorts in memory.
   raw.pragma('temp_store = memory')
   // 8 MB of pages instead of better-sqlite3's 16: the file's pages stay in the system's cache, from
   // which a page SQLite no longer holds is read back in microseconds. At 1M contributions the server's
