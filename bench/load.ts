@@ -41,6 +41,19 @@ export async function load(
   return report({ name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 })
 }
 
+/**
+ * Seconds of load a server gets, unmeasured, before its first figure. A server just started measured
+ * a fifth slower in its first seconds than after them (each first sample the lowest of its three in
+ * every whole run): V8's young generation starts at 1 MB and grows under load, and the code and the
+ * database's pages are not hot yet. A server in service has been running.
+ */
+export const WARM_UP_SECONDS = 3
+
+/** A run of `opts` that is not measured: see WARM_UP_SECONDS. */
+export async function warmUp(opts: autocannon.Options & { urls?: string[] }, connections = 50): Promise<void> {
+  await load('warm-up', { ...opts, duration: WARM_UP_SECONDS }, connections, (m) => m)
+}
+
 /** How many samples each load figure of the whole bench takes (BENCH_SAMPLES); the median is reported. */
 export const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 3)
 /** Seconds of bare Fastify measured right before each sample. */

@@ -16,7 +16,7 @@ import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
 import { rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
-import { DURATION, latency, load, sampler, SAMPLES, type Measured, type Sampler } from './load.ts'
+import { DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
 import { sampleLocks, type LockSample } from './pg-locks.ts'
 import { seed, type Size } from './seed.ts'
 import { measureWrites } from './writes.ts'
@@ -60,12 +60,14 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
   // 5,000 distinct cursors and ids per run, ten times the read cache: every request misses.
   const spread = (base: number) => Array.from({ length: 5000 }, (_, i) => base + ((i * 7919) % 5000))
   const newest = Math.max(0, size.contributions - 5025)
+  const newestMissed = {
+    url,
+    urls: spread(newest).map((after) => `/api/clearing?view=history&after=${after}&limit=25`),
+  }
   try {
+    await warmUp(newestMissed)
     const rows = [
-      await sample(`newest page of 25, cache missed ${at}`, {
-        url,
-        urls: spread(newest).map((after) => `/api/clearing?view=history&after=${after}&limit=25`),
-      }),
+      await sample(`newest page of 25, cache missed ${at}`, newestMissed),
       await sample(`thread, cache missed ${at}`, {
         url,
         urls: spread(Math.max(1, size.contributions - 5000)).map(

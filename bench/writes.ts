@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { startChild, stop } from './child.ts'
-import type { Measured, Sampler } from './load.ts'
+import type autocannon from 'autocannon'
+import { warmUp, type Measured, type Sampler } from './load.ts'
 import { mergeLockSamples, type LockSample, type sampleLocks } from './pg-locks.ts'
 
 export interface WriteFigures {
@@ -45,57 +46,50 @@ export async function measureWrites(
       keys.push(((await res.json()) as { key: string }).key)
     }
     let n = 0
+    const contributions = {
+      url: `${url}/api/clearing`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => {
+            n++
+            const body = {
+              action: 'contribute',
+              key: keys[n % keys.length],
+              room: 'connection',
+              kind: 'conversation',
+              content: `write ${n}`,
+              client_id: randomUUID(),
+              ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
+            }
+            return { ...req, body: JSON.stringify(body) }
+          },
+        },
+      ],
+    }
+    let m = 0
+    const joins = {
+      url: `${url}/api/clearing`,
+      method: 'POST' as const,
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => {
+            m++
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
+              body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
+            }
+          },
+        },
+      ],
+    }
     // Connections waiting on a lock are sampled during the measured runs only, not the baselines between.
     const during = locks && (() => locks(databaseUrl))
-    const contribute = await sample(
-      `contribute, ${WRITERS} participants${at}`,
-      {
-        url: `${url}/api/clearing`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (req) => {
-              n++
-              const body = {
-                action: 'contribute',
-                key: keys[n % keys.length],
-                room: 'connection',
-                kind: 'conversation',
-                content: `write ${n}`,
-                client_id: randomUUID(),
-                ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
-              }
-              return { ...req, body: JSON.stringify(body) }
-            },
-          },
-        ],
-      },
-      WRITERS,
-      during,
-    )
-    let m = 0
-    const join = await sample(
-      `join, ${WRITERS} clients${at}`,
-      {
-        url: `${url}/api/clearing`,
-        method: 'POST',
-        requests: [
-          {
-            setupRequest: (req) => {
-              m++
-              return {
-                ...req,
-                headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
-                body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
-              }
-            },
-          },
-        ],
-      },
-      WRITERS,
-      during,
-    )
+    await warmUp(contributions, WRITERS)
+    const contribute = await sample(`contribute, ${WRITERS} participants${at}`, contributions, WRITERS, during)
+    const join = await sample(`join, ${WRITERS} clients${at}`, joins, WRITERS, during)
     return {
       contribute,
       join,
