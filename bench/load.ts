@@ -87,11 +87,12 @@ export function sampler(baselineUrl: string): Sampler {
     const runs: Array<{ m: Measured; bare: number }> = []
     const results = []
     for (let i = 0; i < SAMPLES; i++) {
-      const bare = await autocannon({ url: baselineUrl, connections: 50, duration: BASELINE_SECONDS })
+      const quiet = (x: Measured) => x
+      const bare = await load('bare Fastify', { url: baselineUrl, duration: BASELINE_SECONDS }, 50, quiet)
       const work = during?.()
-      const m = await load(name, opts, connections, (x) => x)
+      const m = await load(name, opts, connections, quiet)
       if (work) results.push(await work.stop())
-      runs.push({ m, bare: bare.requests.average })
+      runs.push({ m, bare: bare.rps })
     }
     const median = (values: number[]) => {
       const sorted = [...values].sort((a, b) => a - b)
