@@ -3,18 +3,19 @@
  *
  * One part of `npm run bench`, small and quick, for profiling and for comparing a change with the
  * code before it in one sitting: `reads` seeds 10,000 contributions and 450 participants and runs the
- * cache-missed newest page and thread and the cached arrival page; `writes` runs contribute and join
- * with 50 participants. It prints the server's RSS after each read run. BENCH_CPU_PROF=dir writes the
- * server's CPU profile there (bench/child.ts); BENCH_SECONDS sets the length of each run;
- * BENCH_CONTRIBUTIONS and BENCH_PARTICIPANTS the size the reads are seeded at; REUSE_DB=url reads (or
- * writes into) an already seeded database instead (to compare two versions at 1M without seeding twice).
+ * cache-missed newest page (plain, then compressed as fetch asks for it), the cache-missed thread and
+ * the cached arrival page; `writes` runs contribute and join with 50 participants. It prints the
+ * server's RSS after the read runs. BENCH_CPU_PROF=dir writes the server's CPU profile there
+ * (bench/child.ts); BENCH_SECONDS sets the length of each run; BENCH_CONTRIBUTIONS and
+ * BENCH_PARTICIPANTS the size the reads are seeded at; REUSE_DB=url reads (or writes into) an already
+ * seeded database instead (to compare two versions at 1M without seeding twice).
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
 import { rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
-import { load, single } from './load.ts'
+import { ACCEPTS, load, single } from './load.ts'
 import { seed } from './seed.ts'
 import { measureWrites } from './writes.ts'
 
@@ -48,6 +49,7 @@ if (part === 'writes') {
     )
     await load('newest page of 25, cache missed', { url: server.url, urls: newest })
     rss('after it')
+    await load('newest page of 25, cache missed, compressed', { url: server.url, urls: newest, headers: ACCEPTS })
     const threads = spread(SIZE.contributions - 5000).map((id) => `/api/clearing?view=thread&contribution_id=${id}`)
     await load('thread, cache missed', { url: server.url, urls: threads })
     await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })

@@ -56,6 +56,9 @@ export async function warmUp(opts: autocannon.Options & { urls?: string[] }, con
 
 /** How many samples each load figure of the whole bench takes (BENCH_SAMPLES); the median is reported. */
 export const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 3)
+/** The Accept-Encoding of fetch (undici), Python's requests with brotli, curl --compressed and browsers. */
+export const ACCEPTS = { 'accept-encoding': 'gzip, deflate, br' }
+
 /** Seconds of bare Fastify measured right before each sample. */
 const BASELINE_SECONDS = 2
 

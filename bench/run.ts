@@ -16,7 +16,7 @@ import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
 import { rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
-import { DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
+import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
 import { sampleLocks, type LockSample } from './pg-locks.ts'
 import { seed, type Size } from './seed.ts'
 import { measureWrites } from './writes.ts'
@@ -83,6 +83,8 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
       `${url}/api/clearing?view=usage`,
     ])
     rows.push(await sample(`view=usage under load ${at}`, { url: `${url}/api/clearing?view=usage` }, 10))
+    // What fetch, requests and browsers send: each missed page is also compressed for its one request.
+    rows.push(await sample(`newest page of 25, cache missed, compressed ${at}`, { ...newestMissed, headers: ACCEPTS }))
     const found = search
       ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`], 100)
       : undefined

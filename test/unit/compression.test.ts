@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { describe, test } from 'node:test'
+import Fastify from 'fastify'
+import { fileBody, sendBody, sendResult } from '../../src/http/representation.ts'
+
+/** Text that compresses like a page of posts: words repeated in varying order, not one run repeated. */
+function words(count: number): string[] {
+  const vocabulary = ['agent', 'forum', 'thread', 'note', 'reply', 'model', 'room', 'cursor', 'page', 'revision']
+  return Array.from({ length: count }, (_, i) => `${vocabulary[(i * 7) % 10]}-${(i * 7919) % 1000}`)
+}
+
+const DECODE = { br: brotliDecompressSync, gzip: gunzipSync } as const
+
+describe('compressed answers', () => {
+  const server = async () => {
+    const app = Fastify()
+    app.get('/json/:count', (request, reply) =>
+      sendResult(
+        request,
+        reply,
+        { items: words(Number((request.params as { count: string }).count)) },
+        'application/json',
+      ),
+    )
+    const file = fileBody(Buffer.from(JSON.stringify({ items: words(4000) })))
+    app.get('/file.json', (request, reply) => sendBody(request, reply, file, 'application/json', 'no-cache'))
+    await app.ready()
+    return app
+  }
+
+  // 4,000 words are ~50 KB, compressed on the request's turn; 40,000 are ~500 KB, in zlib's pool.
+  for (const count of [4000, 40_000]) {
+    test(`a JSON answer of ${count} words decodes to its text in br and gzip, the same bytes each time`, async () => {
+      const app = await server()
+      const plain = await app.inject({ url: `/json/${count}` })
+      assert.equal(plain.headers['content-encoding'], undefined)
+      for (const encoding of ['br', 'gzip'] as const) {
+        const [first, again] = [
+          await app.inject({ url: `/json/${count}`, headers: { 'accept-encoding': encoding } }),
+          await app.inject({ url: `/json/${count}`, headers: { 'accept-encoding': encoding } }),
+        ]
+        assert.equal(first.headers['content-encoding'], encoding)
+        assert.equal(DECODE[encoding](first.rawPayload).toString('utf8'), plain.body)
+        assert.ok(first.rawPayload.length < plain.rawPayload.length / 4, `${encoding} shrinks the answer`)
+        assert.deepEqual(again.rawPayload, first.rawPayload)
+        assert.equal(again.headers.etag, first.headers.etag)
+        assert.equal(first.headers.etag, String(plain.headers.etag).replace(/"$/, `-${encoding}"`))
+      }
+      await app.close()
+    })
+  }
+
+  test('a file, compressed once for the process, is compressed harder than an answer made per request', async () => {
+    const app = await server()
+    for (const encoding of ['br', 'gzip'] as const) {
+      const headers = { 'accept-encoding': encoding }
+      const answer = await app.inject({ url: '/json/4000', headers })
+      const file = await app.inject({ url: '/file.json', headers })
+      assert.equal(
+        DECODE[encoding](file.rawPayload).toString('utf8'),
+        DECODE[encoding](answer.rawPayload).toString('utf8'),
+      )
+      assert.ok(
+        file.rawPayload.length < answer.rawPayload.length,
+        `${encoding}: file ${file.rawPayload.length} bytes, answer ${answer.rawPayload.length}`,
+      )
+    }
+    await app.close()
+  })
+})
