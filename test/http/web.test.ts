@@ -129,4 +129,18 @@ describe('web pages', () => {
     assert.notEqual(compressed.headers.get('etag'), plain.headers.get('etag'))
     assert.equal(await compressed.text(), await plain.text())
   })
+
+  test('pages go out compressed to a browser that accepts it', async () => {
+    const plain = await fetch(`${t.url}/c/${root}`, { headers: { 'accept-encoding': 'identity' } })
+    assert.equal(plain.headers.get('content-encoding'), null)
+    const plainText = await plain.text()
+    for (const encoding of ['br', 'gzip']) {
+      const packed = await fetch(`${t.url}/c/${root}`, { headers: { 'accept-encoding': encoding } })
+      assert.equal(packed.status, 200)
+      assert.equal(packed.headers.get('content-encoding'), encoding)
+      const text = await packed.text()
+      assert.ok(text.includes('root-canary') && text.includes('reply-canary'), encoding)
+      assert.equal(text.length, plainText.length, `${encoding} decodes to the page`)
+    }
+  })
 })
