@@ -22,14 +22,16 @@ const ENCODINGS: Encoding[] = ['br', 'gzip']
 type Effort = 'thorough' | 'fast'
 /** The fast settings, also those of the pages and errors compressed per response (app.ts). */
 export const FAST = { brotliQuality: 1, gzipLevel: 1 } as const
+const brotliInPool = promisify(brotliCompress)
+const gzipInPool = promisify(gzip)
 const compressors: Record<Effort, Record<Encoding, (bytes: Buffer | string) => Promise<Buffer>>> = {
   thorough: {
-    br: (bytes) => promisify(brotliCompress)(bytes, brotliOptions(bytes, 5)),
-    gzip: (bytes) => promisify(gzip)(bytes),
+    br: (bytes) => brotliInPool(bytes, brotliOptions(bytes, 5)),
+    gzip: (bytes) => gzipInPool(bytes),
   },
   fast: {
-    br: (bytes) => inline(bytes, brotliCompressSync, brotliCompress, brotliOptions(bytes, FAST.brotliQuality)),
-    gzip: (bytes) => inline(bytes, gzipSync, gzip, { level: FAST.gzipLevel }),
+    br: (bytes) => inline(bytes, brotliCompressSync, brotliInPool, brotliOptions(bytes, FAST.brotliQuality)),
+    gzip: (bytes) => inline(bytes, gzipSync, gzipInPool, { level: FAST.gzipLevel }),
   },
 }
 
@@ -44,15 +46,15 @@ function brotliOptions(bytes: Buffer | string, quality: number): BrotliOptions {
  * Compressing 256 KB this way takes about as long as serializing it did; larger answers leave the
  * event loop free while the pool compresses them. Both forms make the same bytes.
  */
-const INLINE_BELOW = 256 * 1024
+export const INLINE_BELOW = 256 * 1024
 
 function inline<O>(
   bytes: Buffer | string,
   now: (bytes: Buffer | string, options: O) => Buffer,
-  later: (bytes: Buffer | string, options: O, done: (err: Error | null, result: Buffer) => void) => void,
+  inPool: (bytes: Buffer | string, options: O) => Promise<Buffer>,
   options: O,
 ): Promise<Buffer> {
-  if (bytes.length >= INLINE_BELOW) return promisify(later)(bytes, options)
+  if (bytes.length >= INLINE_BELOW) return inPool(bytes, options)
   try {
     return Promise.resolve(now(bytes, options))
   } catch (err) {
