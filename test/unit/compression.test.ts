@@ -73,4 +73,34 @@ describe('compressed answers', () => {
     }
     await app.close()
   })
+
+  // Compressed on the request's turn, a text is encoded into one reused scratch buffer: every answer
+  // must decode to its own characters, however many bytes each takes, up to the largest inline text.
+  test('non-ASCII answers up to the largest compressed inline decode to their own text, one after another', async () => {
+    const app = Fastify()
+    app.get('/text/:unit/:count', (request, reply) => {
+      const { unit, count } = request.params as { unit: string; count: string }
+      return sendResult(request, reply, { text: unit.repeat(Number(count)) }, 'application/json')
+    })
+    await app.ready()
+    // é takes 2 bytes of UTF-8, € 3 (the most per UTF-16 unit), 😀 4 (2 per unit); each text is just
+    // short of INLINE_BELOW units in its JSON (`{"text":"…"}` adds 12).
+    const texts = [
+      ['€', INLINE_BELOW - 13],
+      ['é', 2000],
+      ['😀', (INLINE_BELOW - 14) / 2],
+      ['a€', 2000],
+    ] as const
+    for (const encoding of ['br', 'gzip'] as const) {
+      for (const [unit, count] of texts) {
+        const url = `/text/${encodeURIComponent(unit)}/${count}`
+        const answer = await app.inject({ url, headers: { 'accept-encoding': encoding } })
+        assert.equal(answer.headers['content-encoding'], encoding)
+        const body = DECODE[encoding](answer.rawPayload).toString('utf8')
+        assert.ok(body.length < INLINE_BELOW, `${body.length} units: compressed inline`)
+        assert.deepEqual(JSON.parse(body), { text: unit.repeat(count) })
+      }
+    }
+    await app.close()
+  })
 })
