@@ -192,7 +192,7 @@ function bodyOf(result: unknown): Body {
  * (or fresh result objects, like the descriptor's) carry it. Bounded by count, oldest dropped first.
  */
 const compressed = new Map<string, Promise<Buffer>>()
-const COMPRESSED_ENTRIES = 128
+export const COMPRESSED_ENTRIES = 128
 
 function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
   if (body.compressed) return kept(body.compressed, encoding, () => compressors.thorough[encoding](body.bytes))

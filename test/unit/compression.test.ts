@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, test } from 'node:test'
 import Fastify from 'fastify'
-import { fileBody, INLINE_BELOW, sendBody, sendResult } from '../../src/http/representation.ts'
+import { COMPRESSED_ENTRIES, fileBody, INLINE_BELOW, sendBody, sendResult } from '../../src/http/representation.ts'
 
 /** Text that compresses like a page of posts: words repeated in varying order, not one run repeated. */
 function words(count: number): string[] {
@@ -43,7 +43,7 @@ describe('compressed answers', () => {
         const headers = { 'accept-encoding': encoding }
         const first = await app.inject({ url: `/json/${count}`, headers })
         // Other answers push it out of the bounded cache of compressed bodies: the next is compressed anew.
-        for (let n = 1; n <= 130; n++) await app.inject({ url: `/json/${n * 100}`, headers })
+        for (let n = 1; n <= COMPRESSED_ENTRIES + 2; n++) await app.inject({ url: `/json/${n * 100}`, headers })
         const again = await app.inject({ url: `/json/${count}`, headers })
         assert.equal(first.headers['content-encoding'], encoding)
         assert.equal(DECODE[encoding](first.rawPayload).toString('utf8'), plain.body)
