@@ -2,13 +2,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
-import { START_FLAGS } from '../scripts/start-flags.ts'
+import { parseAssignments, START_ENV, START_FLAGS } from '../scripts/start-flags.ts'
 
 /**
  * The node flags of `npm start`, so the bench measures the server as it is run; BENCH_SERVE_FLAGS
  * replaces them for a comparison of flags in one sitting.
  */
 const SERVE_FLAGS = process.env.BENCH_SERVE_FLAGS?.split(' ').filter(Boolean) ?? START_FLAGS
+/** The variables `npm start` sets (BENCH_SERVE_ENV, `NAME=value ...`, replaces them likewise). */
+const SERVE_ENV = process.env.BENCH_SERVE_ENV !== undefined ? parseAssignments(process.env.BENCH_SERVE_ENV) : START_ENV
 
 export interface Child {
   child: ChildProcess
@@ -32,15 +34,16 @@ async function freePort(): Promise<number> {
 export async function startChild(script: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort()
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
-  const args = script.endsWith('main.ts') ? [...SERVE_FLAGS, ...profile, script, 'serve'] : [script]
+  const serving = script.endsWith('main.ts')
+  const args = serving ? [...SERVE_FLAGS, ...profile, script, 'serve'] : [script]
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: { ...process.env, ...(serving ? SERVE_ENV : {}), PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
   for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`${script} exited early (${child.exitCode})`)
-    const up = await fetch(url + (script.endsWith('main.ts') ? '/healthz' : '/')).then(
+    const up = await fetch(url + (serving ? '/healthz' : '/')).then(
       (r) => r.ok,
       () => false,
     )

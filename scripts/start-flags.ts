@@ -1,11 +1,21 @@
 /**
- * The node flags `npm start` runs the server with, read from package.json so the benchmark and the
- * lifecycle test start the server exactly as users do and cannot drift from it.
+ * The environment and node flags `npm start` runs the server with, read from package.json so the
+ * benchmark and the lifecycle test start the server exactly as users do and cannot drift from it.
  */
 import { readFileSync } from 'node:fs'
 
 const start: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start
-const flags = /node ((?:--\S+ )*)src\/main\.ts serve/.exec(start)?.[1]
-if (flags === undefined) throw new Error(`npm start no longer runs "node [--flags] src/main.ts serve": ${start}`)
+const command = /((?:[A-Z_]+=\S+ )*)node ((?:--\S+ )*)src\/main\.ts serve/.exec(start)
+if (!command) throw new Error(`npm start no longer runs "[NAME=value] node [--flags] src/main.ts serve": ${start}`)
+const [, assignments = '', flags = ''] = command
 
 export const START_FLAGS: readonly string[] = flags.split(' ').filter(Boolean)
+
+/** Variables `npm start` sets for the server process (glibc's malloc reads them as the process starts). */
+export const START_ENV: Readonly<Record<string, string>> = parseAssignments(assignments)
+
+/** `NAME=value NAME=value` as an environment. */
+export function parseAssignments(text: string): Record<string, string> {
+  const words = text.split(' ').filter(Boolean)
+  return Object.fromEntries(words.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]))
+}

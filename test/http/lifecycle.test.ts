@@ -2,14 +2,15 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { test } from 'node:test'
-import { START_FLAGS } from '../../scripts/start-flags.ts'
+import { START_ENV, START_FLAGS } from '../../scripts/start-flags.ts'
 import { freshDatabase } from '../support/database.ts'
 
-/** The real entry point with `npm start`'s node flags: `node [flags] src/main.ts serve`. */
+/** The real entry point with `npm start`'s variables and node flags: `[NAME=value] node [flags] src/main.ts serve`. */
 function serve(env: Record<string, string>) {
   const child = spawn(process.execPath, [...START_FLAGS, 'src/main.ts', 'serve'], {
     env: {
       ...process.env,
+      ...START_ENV,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'debug',

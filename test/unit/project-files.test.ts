@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
+import { parseAssignments, START_ENV, START_FLAGS } from '../../scripts/start-flags.ts'
 import { ENV } from '../../src/config.ts'
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
@@ -36,6 +37,13 @@ test('npm scripts run on the Node that npm ci brings, and check it first', () =>
   const allowed = Object.entries(pkg.allowScripts).filter(([, allow]) => allow)
   assert.deepEqual(allowed, [['node', true]], 'exactly the install scripts needed')
   for (const name of ['start', 'test', 'migrate', 'operator', 'maintenance', 'backup', 'restore', 'bench']) {
-    assert.match(pkg.scripts[name] ?? '', /^node scripts\/check-node\.js && node /, name)
+    assert.match(pkg.scripts[name] ?? '', /^node scripts\/check-node\.js && (?:[A-Z_]+=\S+ )*node /, name)
   }
+})
+
+test('the bench and the lifecycle test start the server with all of npm start: its variables and flags', () => {
+  const assignments = Object.entries(START_ENV).map(([name, value]) => `${name}=${value} `)
+  const command = `${assignments.join('')}node ${START_FLAGS.join(' ')} src/main.ts serve`
+  assert.ok(pkg.scripts.start?.endsWith(` && ${command}`), `${pkg.scripts.start} runs ${command}`)
+  assert.deepEqual(parseAssignments('A=1 B=x=y '), { A: '1', B: 'x=y' })
 })
