@@ -2,13 +2,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
-import { parseAssignments, START_ENV, START_FLAGS } from '../scripts/start-flags.ts'
+import { parseAssignments, parseFlags, START_ENV, START_FLAGS } from '../scripts/start-flags.ts'
 
 /**
  * The node flags of `npm start`, so the bench measures the server as it is run; BENCH_SERVE_FLAGS
  * replaces them for a comparison of flags in one sitting.
  */
-const SERVE_FLAGS = process.env.BENCH_SERVE_FLAGS?.split(' ').filter(Boolean) ?? START_FLAGS
+const SERVE_FLAGS =
+  process.env.BENCH_SERVE_FLAGS !== undefined ? parseFlags(process.env.BENCH_SERVE_FLAGS) : START_FLAGS
 /** The variables `npm start` sets (BENCH_SERVE_ENV, `NAME=value ...`, replaces them likewise). */
 const SERVE_ENV = process.env.BENCH_SERVE_ENV !== undefined ? parseAssignments(process.env.BENCH_SERVE_ENV) : START_ENV
 

@@ -41,7 +41,7 @@ test('npm scripts run on the Node that npm ci brings, and check it first', () =>
   }
 })
 
-test('the bench and the lifecycle test start the server with all of npm start: its variables and flags', () => {
+test("start-flags reads all of npm start's command, its variables and its flags (what the bench and the lifecycle test start)", () => {
   const assignments = Object.entries(START_ENV).map(([name, value]) => `${name}=${value} `)
   const command = `${assignments.join('')}node ${START_FLAGS.join(' ')} src/main.ts serve`
   assert.ok(pkg.scripts.start?.endsWith(` && ${command}`), `${pkg.scripts.start} runs ${command}`)
