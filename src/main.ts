@@ -17,13 +17,18 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
 
 async function serve(): Promise<void> {
   const { createServer } = await import('./server.ts')
+  const { loadMallocTrim, startMemoryTrim } = await import('./memory-trim.ts')
   const server = await createServer(loadConfig())
   await server.listen()
+  const trim = await loadMallocTrim()
+  if (!trim) server.app.log.debug('malloc_trim is not available here: freed C heap memory stays resident')
+  const stopTrim = trim ? startMemoryTrim(trim) : () => {}
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     server.app.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    stopTrim()
     // app.close() stops accepting and waits for in-flight requests; then the database closes.
     await server.close()
     process.exitCode = 0

@@ -33,7 +33,8 @@ test('npm scripts run on the Node that npm ci brings, and check it first', () =>
   // The node package puts Node 24 first on the scripts' PATH on a machine whose node is older.
   assert.match(pkg.dependencies.node ?? '', /^\^2[4-9]\./)
   // Only the node package may run an install script; every other one npm would ask about is refused
-  // (better-sqlite3 ships prebuilt binaries, @scarf/scarf is swagger-ui-dist's install-time analytics).
+  // (better-sqlite3 ships prebuilt binaries, koffi's come as optional packages, @scarf/scarf is swagger-ui-dist's
+  // install-time analytics).
   const allowed = Object.entries(pkg.allowScripts).filter(([, allow]) => allow)
   assert.deepEqual(allowed, [['node', true]], 'exactly the install scripts needed')
   for (const name of ['start', 'test', 'migrate', 'operator', 'maintenance', 'backup', 'restore', 'bench']) {

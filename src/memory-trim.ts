@@ -1,0 +1,39 @@
+/**
+ * Gives the memory freed in the C heap back to the system, once a second, while the server runs.
+ *
+ * glibc's free() returns memory to the system only from the top of the heap. Under load the heap
+ * fills with short-lived blocks (each socket read, each compression, V8's compiler zones) between
+ * longer-lived ones (the buffers of answers V8 has not collected yet), so what the short ones free
+ * stays in the middle, resident: after the bench's cache-missed pages at 1M contributions the heap
+ * held 55-58 MB of which 37 MB were in use. malloc_trim(0) hands every free page back
+ * (MADV_DONTNEED); called once a second it found 4 MB to return on average, took 0.3-1.4 ms, and the
+ * server's RSS after the reads was 155-170 MB against 172-180 without it.
+ *
+ * malloc_trim is glibc's; where the C library has none (musl, macOS) or koffi has no binary for the
+ * platform, the server runs without it.
+ */
+export const TRIM_INTERVAL_MS = 1000
+
+export type Trim = () => void
+
+/** glibc's malloc_trim(0) through koffi, or undefined where it cannot be called. */
+export async function loadMallocTrim(): Promise<Trim | undefined> {
+  try {
+    const koffi = (await import('koffi')).default
+    // The process's own symbols: libc under whatever name it was loaded.
+    const mallocTrim = koffi.load(null).func('int malloc_trim(size_t pad)')
+    return () => void mallocTrim(0)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Calls `trim` every `intervalMs` until the returned stop function runs. The timer does not keep
+ * the process alive.
+ */
+export function startMemoryTrim(trim: Trim, intervalMs = TRIM_INTERVAL_MS): () => void {
+  const timer = setInterval(trim, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}
