@@ -55,8 +55,20 @@ export async function startChild(script: string, env: Record<string, string>): P
 }
 
 export function rssMb(child: ChildProcess): number {
+  return statusMb(child, 'VmRSS')
+}
+
+/**
+ * The most the server's RSS has been since it started (the kernel's high-water mark): what a machine
+ * must have room for, where the RSS read after a run depends on when V8 last collected.
+ */
+export function peakRssMb(child: ChildProcess): number {
+  return statusMb(child, 'VmHWM')
+}
+
+function statusMb(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024)
 }
 
 export async function stop(child: ChildProcess): Promise<void> {

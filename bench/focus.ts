@@ -13,7 +13,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
-import { rssMb, startChild, stop } from './child.ts'
+import { peakRssMb, rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
 import { ACCEPTS, load, single } from './load.ts'
 import { seed } from './seed.ts'
@@ -39,7 +39,8 @@ if (part === 'writes') {
     await database.close()
   }
   const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER })
-  const rss = (when: string) => console.error(`  server RSS ${when}: ${rssMb(server.child)} MB`)
+  const rss = (when: string) =>
+    console.error(`  server RSS ${when}: ${rssMb(server.child)} MB (at most ${peakRssMb(server.child)} MB so far)`)
   // 5,000 distinct cursors and ids, as in the full bench: every request misses the read cache.
   const spread = (base: number) => Array.from({ length: 5000 }, (_, i) => base + ((i * 7919) % 5000))
   try {

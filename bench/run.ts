@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
-import { rssMb, startChild, stop, type Child } from './child.ts'
+import { peakRssMb, rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
 import { sampleLocks, type LockSample } from './pg-locks.ts'
@@ -51,6 +51,7 @@ interface ReadFigures {
   usage: Measured
   search?: Measured
   rss: number
+  peakRss: number
 }
 
 async function measureReads(sample: Sampler, databaseUrl: string, size: Size, search: boolean): Promise<ReadFigures> {
@@ -88,7 +89,8 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
     const found = search
       ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`], 100)
       : undefined
-    return { size, rows, usage, ...(found ? { search: found } : {}), rss: rssMb(server.child) }
+    const memory = { rss: rssMb(server.child), peakRss: peakRssMb(server.child) }
+    return { size, rows, usage, ...(found ? { search: found } : {}), ...memory }
   } finally {
     await stop(server.child)
   }
@@ -134,7 +136,9 @@ function report(run: Run): string[] {
   for (const m of rows) {
     lines.push(`| ${m.name} | ${m.rps} | ${m.p50} | ${m.p99} | ${percent(m)} | ${m.samples?.join(', ') ?? ''} |`)
   }
-  lines.push(`\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB`)
+  lines.push(
+    `\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB (at most ${large.peakRss} MB while serving)`,
+  )
   for (const [where, figures] of [
     ['', writes],
     [` @${LARGE.contributions}`, seededWrites],
