@@ -17,12 +17,17 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
 
 async function serve(): Promise<void> {
   const { createServer } = await import('./server.ts')
-  const { loadMallocTrim, startMemoryTrim } = await import('./memory-trim.ts')
-  const server = await createServer(loadConfig())
+  const { loadMallocTrim, startMemoryTrim, TRIM_INTERVAL_MS } = await import('./memory-trim.ts')
+  // Loaded before listening: between listening and the signal handlers below nothing may wait, or a
+  // SIGTERM in that gap would kill the process instead of closing it.
+  const [server, trim] = await Promise.all([createServer(loadConfig()), loadMallocTrim()])
   await server.listen()
-  const trim = await loadMallocTrim()
-  if (!trim) server.app.log.debug('malloc_trim is not available here: freed C heap memory stays resident')
   const stopTrim = trim ? startMemoryTrim(trim) : () => {}
+  server.app.log.debug(
+    trim
+      ? `freed C heap memory goes back to the system every ${TRIM_INTERVAL_MS} ms (malloc_trim)`
+      : 'malloc_trim is not available here: freed C heap memory stays resident',
+  )
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

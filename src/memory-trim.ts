@@ -28,12 +28,9 @@ export async function loadMallocTrim(): Promise<Trim | undefined> {
   }
 }
 
-/**
- * Calls `trim` every `intervalMs` until the returned stop function runs. The timer does not keep
- * the process alive.
- */
-export function startMemoryTrim(trim: Trim, intervalMs = TRIM_INTERVAL_MS): () => void {
-  const timer = setInterval(trim, intervalMs)
+/** Calls `trim` every TRIM_INTERVAL_MS until the returned stop function runs; the timer keeps no process alive. */
+export function startMemoryTrim(trim: Trim): () => void {
+  const timer = setInterval(trim, TRIM_INTERVAL_MS)
   timer.unref()
   return () => clearInterval(timer)
 }

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { test } from 'node:test'
 import { loadMallocTrim, startMemoryTrim, TRIM_INTERVAL_MS } from '../../src/memory-trim.ts'
-
-const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime
+import { glibc } from '../support/platform.ts'
 
 /**
  * A process that leaves holes in its C heap: blocks above half of Buffer.poolSize each get memory of
@@ -11,9 +10,8 @@ const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: s
  * free() cannot give back. Prints its RSS (MB) before and after one trim.
  */
 const FRAGMENTED = `
-import { readFileSync } from 'node:fs'
 import { loadMallocTrim } from ${JSON.stringify(new URL('../../src/memory-trim.ts', import.meta.url).href)}
-const rss = () => Number(/VmRSS:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024
+const rss = () => process.memoryUsage.rss() / 1048576
 const trim = await loadMallocTrim()
 let blocks = Array.from({ length: 20000 }, (_, i) => Buffer.alloc(4096 + (i % 7) * 1024))
 blocks = blocks.filter((_, i) => i % 2 === 1)
