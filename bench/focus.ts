@@ -5,13 +5,15 @@
  * code before it in one sitting: `reads` seeds 10,000 contributions and 450 participants and runs the
  * cache-missed newest page (plain, then compressed as fetch asks for it), the cache-missed thread and
  * the cached arrival page; `writes` runs contribute and join with 50 participants. It prints the
- * server's RSS after the read runs. BENCH_CPU_PROF=dir writes the server's CPU profile there
+ * server's RSS after the read runs, and once the server has been quiet long enough to hand back
+ * what it grew. BENCH_CPU_PROF=dir writes the server's CPU profile there
  * (bench/child.ts); BENCH_SECONDS sets the length of each run; BENCH_CONTRIBUTIONS and
  * BENCH_PARTICIPANTS the size the reads are seeded at; REUSE_DB=url reads (or writes into) an already
  * seeded database instead (to compare two versions at 1M without seeding twice).
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { openDatabase } from '../src/store/database.ts'
+import { QUIET_SECONDS } from '../src/memory-upkeep.ts'
 import { migrate } from '../src/store/migrations/index.ts'
 import { peakRssMb, rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
@@ -56,6 +58,8 @@ if (part === 'writes') {
     await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })
     rss('at the end')
     if (process.env.SMAPS) console.error(mappings(server.child.pid as number))
+    await new Promise((resolve) => setTimeout(resolve, (QUIET_SECONDS + 2) * 1000))
+    rss(`once quiet for ${QUIET_SECONDS + 2} s`)
   } finally {
     await stop(server.child)
   }

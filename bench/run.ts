@@ -8,12 +8,14 @@
  * table: reads that miss the read cache (rotating cursors and ids), cached reads, the usage summary at
  * 450 and at N participants, one-word search, writes with 50 participants into an empty database and
  * into the seeded one (PostgreSQL: connections waiting on a lock, sampled), and the server's RSS after
- * serving N contributions. A write target holds when both write runs meet it.
+ * serving N contributions (the most it held while serving, and what it holds once quiet). A write
+ * target holds when both write runs meet it.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
+import { QUIET_SECONDS } from '../src/memory-upkeep.ts'
 import { peakRssMb, rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
@@ -52,6 +54,8 @@ interface ReadFigures {
   search?: Measured
   rss: number
   peakRss: number
+  /** RSS once the server has been quiet long enough to hand back what it grew (src/memory-upkeep.ts). */
+  quietRss: number
 }
 
 async function measureReads(sample: Sampler, databaseUrl: string, size: Size, search: boolean): Promise<ReadFigures> {
@@ -90,7 +94,9 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
       ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`], 100)
       : undefined
     const memory = { rss: rssMb(server.child), peakRss: peakRssMb(server.child) }
-    return { size, rows, usage, ...(found ? { search: found } : {}), ...memory }
+    await new Promise((resolve) => setTimeout(resolve, (QUIET_SECONDS + 2) * 1000))
+    const quietRss = rssMb(server.child)
+    return { size, rows, usage, ...(found ? { search: found } : {}), ...memory, quietRss }
   } finally {
     await stop(server.child)
   }
@@ -137,7 +143,8 @@ function report(run: Run): string[] {
     lines.push(`| ${m.name} | ${m.rps} | ${m.p50} | ${m.p99} | ${percent(m)} | ${m.samples?.join(', ') ?? ''} |`)
   }
   lines.push(
-    `\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB (at most ${large.peakRss} MB while serving)`,
+    `\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB (at most ${large.peakRss} MB while ` +
+      `serving; ${large.quietRss} MB once quiet for ${QUIET_SECONDS + 2} s)`,
   )
   for (const [where, figures] of [
     ['', writes],

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import type { FastifyBaseLogger } from 'fastify'
 import { ConfigError, loadConfig } from './config.ts'
 
 // Settings may also come from a .env file in the working directory (.env.example lists them); a
@@ -16,30 +17,50 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
 }
 
 async function serve(): Promise<void> {
+  // Taken before the server's modules load, so none of them finds the global gc.
+  const { QUIET_SECONDS, startMemoryUpkeep, takeCollector, UPKEEP_INTERVAL_MS } = await import('./memory-upkeep.ts')
+  const collect = takeCollector()
   const { createServer } = await import('./server.ts')
-  const { loadMallocTrim, startMemoryTrim, TRIM_INTERVAL_MS } = await import('./memory-trim.ts')
+  const { loadMallocTrim } = await import('./memory-trim.ts')
   // Loaded before listening: between listening and the signal handlers below nothing may wait, or a
   // SIGTERM in that gap would kill the process instead of closing it.
   const [server, trim] = await Promise.all([createServer(loadConfig()), loadMallocTrim()])
   await server.listen()
-  const stopTrim = trim ? startMemoryTrim(trim) : () => {}
+  const stopUpkeep = startMemoryUpkeep({ trim, collect: collect && logged(collect, server.app.log) })
   server.app.log.debug(
     trim
-      ? `freed C heap memory goes back to the system every ${TRIM_INTERVAL_MS} ms (malloc_trim)`
+      ? `freed C heap memory goes back to the system every ${UPKEEP_INTERVAL_MS} ms (malloc_trim)`
       : 'malloc_trim is not available here: freed C heap memory stays resident',
+  )
+  server.app.log.debug(
+    collect
+      ? `after ${QUIET_SECONDS} quiet seconds V8 collects to reduce its memory`
+      : 'node runs without --expose-gc: V8 keeps the heap it grew under load when the server goes quiet',
   )
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     server.app.log.info({ signal }, 'shutting down: finishing in-flight requests')
-    stopTrim()
+    stopUpkeep()
     // app.close() stops accepting and waits for in-flight requests; then the database closes.
     await server.close()
     process.exitCode = 0
   }
   process.once('SIGTERM', () => void stop('SIGTERM'))
   process.once('SIGINT', () => void stop('SIGINT'))
+}
+
+/** The quiet collection, with a debug line of what it took and what it gave back. */
+function logged(collect: () => void, log: FastifyBaseLogger): () => void {
+  return () => {
+    const rssMb = () => Math.round(process.memoryUsage.rss() / 1048576)
+    const before = rssMb()
+    const started = performance.now()
+    collect()
+    const ms = Math.round(performance.now() - started)
+    log.debug({ ms, rssMb: { before, after: rssMb() } }, 'quiet after work: V8 collected to reduce its memory')
+  }
 }
 
 async function migrateOnly(): Promise<void> {

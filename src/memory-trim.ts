@@ -1,5 +1,6 @@
 /**
- * Gives the memory freed in the C heap back to the system, once a second, while the server runs.
+ * Gives the memory freed in the C heap back to the system; the server calls it once a second
+ * (memory-upkeep.ts).
  *
  * glibc's free() returns memory to the system only from the top of the heap. Under load the heap
  * fills with short-lived blocks (each socket read, each compression, V8's compiler zones) between
@@ -12,8 +13,6 @@
  * malloc_trim is glibc's; where the C library has none (musl, macOS) or koffi has no binary for the
  * platform, the server runs without it.
  */
-export const TRIM_INTERVAL_MS = 1000
-
 export type Trim = () => void
 
 /** glibc's malloc_trim(0) through koffi, or undefined where it cannot be called. */
@@ -26,11 +25,4 @@ export async function loadMallocTrim(): Promise<Trim | undefined> {
   } catch {
     return undefined
   }
-}
-
-/** Calls `trim` every TRIM_INTERVAL_MS until the returned stop function runs; the timer keeps no process alive. */
-export function startMemoryTrim(trim: Trim): () => void {
-  const timer = setInterval(trim, TRIM_INTERVAL_MS)
-  timer.unref()
-  return () => clearInterval(timer)
 }

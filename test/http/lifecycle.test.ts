@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { test } from 'node:test'
 import { START_ENV, START_FLAGS } from '../../scripts/start-flags.ts'
+import { QUIET_SECONDS } from '../../src/memory-upkeep.ts'
 import { freshDatabase } from '../support/database.ts'
 import { glibc } from '../support/platform.ts'
 
@@ -70,6 +71,30 @@ test('SIGTERM finishes in-flight requests, closes the database and exits 0', asy
     assert.match(server.output(), /shutting down/)
     // The C heap's free memory goes back to the system where glibc can do it (src/memory-trim.ts).
     assert.match(server.output(), glibc ? /every 1000 ms \(malloc_trim\)/ : /malloc_trim is not available/)
+  } finally {
+    await database.drop()
+  }
+})
+
+test("npm start's server hands back the memory it grew under work once it has been quiet", async () => {
+  const database = await freshDatabase({ file: true })
+  try {
+    const server = serve({ DATABASE_URL: database.url })
+    const url = await server.listening
+    // Work enough to count as busy (src/memory-upkeep.ts: BUSY_USE of a second), then nothing.
+    const until = Date.now() + 1500
+    while (Date.now() < until) {
+      await Promise.all(
+        Array.from({ length: 20 }, () => fetch(`${url}/api/clearing?view=arrival`).then((r) => r.text())),
+      )
+    }
+    const deadline = Date.now() + (QUIET_SECONDS + 10) * 1000
+    while (!/quiet after work: V8 collected/.test(server.output()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    server.child.kill('SIGTERM')
+    await once(server.child, 'exit')
+    assert.match(server.output(), new RegExp(`after ${QUIET_SECONDS} quiet seconds V8 collects`))
+    assert.match(server.output(), /"rssMb":\{"before":\d+,"after":\d+\}.*quiet after work: V8 collected/)
   } finally {
     await database.drop()
   }

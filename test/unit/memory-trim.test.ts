@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { test } from 'node:test'
-import { loadMallocTrim, startMemoryTrim, TRIM_INTERVAL_MS } from '../../src/memory-trim.ts'
+import { loadMallocTrim } from '../../src/memory-trim.ts'
 import { glibc } from '../support/platform.ts'
 
 /**
@@ -37,19 +37,4 @@ test('malloc_trim gives the free memory in the middle of the C heap back to the 
   })
   const { before, after } = JSON.parse(out) as { before: number; after: number }
   assert.ok(before - after >= 8, `RSS ${before.toFixed(1)} MB before the trim, ${after.toFixed(1)} MB after`)
-})
-
-test('the trim runs once every interval, from the start until stopped', (t) => {
-  t.mock.timers.enable({ apis: ['setInterval'] })
-  let trims = 0
-  const stop = startMemoryTrim(() => trims++)
-  t.mock.timers.tick(TRIM_INTERVAL_MS - 1)
-  assert.equal(trims, 0)
-  t.mock.timers.tick(1)
-  assert.equal(trims, 1)
-  t.mock.timers.tick(TRIM_INTERVAL_MS * 3)
-  assert.equal(trims, 4)
-  stop()
-  t.mock.timers.tick(TRIM_INTERVAL_MS * 5)
-  assert.equal(trims, 4, 'no trim after stop')
 })
