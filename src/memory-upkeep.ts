@@ -6,9 +6,10 @@
  * V8 sizes its heap for the load it last saw and keeps it: under the bench's reads at 1M
  * contributions the old generation ran at 60-78 MB committed with 20-32 MB more of freed pages
  * pooled for reuse, and the young generation at its full 16 MB. V8 has a memory reducer that hands
- * this back when allocation stops, but in Node it never acts: it judges the allocation rate from the
- * last garbage collections, and an idle process runs none, so every 8 s `--trace-memory-reducer`
- * says "high alloc" and waits again; a server idle for minutes after a burst held its 214 MB. A
+ * this back when allocation stops, but in Node it did not act in any run we watched: every 8 s
+ * `--trace-memory-reducer` said "high alloc" and waited again, in the server and in a fifteen-line
+ * script alike, however long the process had been idle; a server left idle for 30 s after a burst
+ * held its 214 MB throughout. A
  * memory-reducing collection ("last-resort": full collections until nothing more is freed, the pool
  * released, the young generation shrunk) does what the reducer would have, and the trim after it
  * returns the C memory that the collected objects held.
