@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { parseAssignments, parseFlags, START_ENV, START_FLAGS } from '../scripts/start-flags.ts'
+import { QUIET_SECONDS } from '../src/memory-upkeep.ts'
 
 /**
  * The node flags of `npm start`, so the bench measures the server as it is run; BENCH_SERVE_FLAGS
@@ -64,6 +65,15 @@ export function rssMb(child: ChildProcess): number {
  */
 export function peakRssMb(child: ChildProcess): number {
   return statusMb(child, 'VmHWM')
+}
+
+/** Seconds of quiet before quietRssMb reads: the server's (src/memory-upkeep.ts) and two more. */
+export const QUIET_READ_SECONDS = QUIET_SECONDS + 2
+
+/** The server's RSS once it has been quiet long enough to hand back what it grew under the load just run. */
+export async function quietRssMb(child: ChildProcess): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, QUIET_READ_SECONDS * 1000))
+  return rssMb(child)
 }
 
 function statusMb(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {

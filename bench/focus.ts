@@ -13,9 +13,8 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { openDatabase } from '../src/store/database.ts'
-import { QUIET_SECONDS } from '../src/memory-upkeep.ts'
 import { migrate } from '../src/store/migrations/index.ts'
-import { peakRssMb, rssMb, startChild, stop } from './child.ts'
+import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
 import { ACCEPTS, load, single } from './load.ts'
 import { seed } from './seed.ts'
@@ -58,8 +57,8 @@ if (part === 'writes') {
     await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })
     rss('at the end')
     if (process.env.SMAPS) console.error(mappings(server.child.pid as number))
-    await new Promise((resolve) => setTimeout(resolve, (QUIET_SECONDS + 2) * 1000))
-    rss(`once quiet for ${QUIET_SECONDS + 2} s`)
+    const quiet = await quietRssMb(server.child)
+    console.error(`  server RSS once quiet for ${QUIET_READ_SECONDS} s: ${quiet} MB`)
   } finally {
     await stop(server.child)
   }

@@ -15,8 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openDatabase } from '../src/store/database.ts'
 import { migrate } from '../src/store/migrations/index.ts'
-import { QUIET_SECONDS } from '../src/memory-upkeep.ts'
-import { peakRssMb, rssMb, startChild, stop, type Child } from './child.ts'
+import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
 import { sampleLocks, type LockSample } from './pg-locks.ts'
@@ -94,8 +93,7 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
       ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`], 100)
       : undefined
     const memory = { rss: rssMb(server.child), peakRss: peakRssMb(server.child) }
-    await new Promise((resolve) => setTimeout(resolve, (QUIET_SECONDS + 2) * 1000))
-    const quietRss = rssMb(server.child)
+    const quietRss = await quietRssMb(server.child)
     return { size, rows, usage, ...(found ? { search: found } : {}), ...memory, quietRss }
   } finally {
     await stop(server.child)
@@ -144,7 +142,7 @@ function report(run: Run): string[] {
   }
   lines.push(
     `\nserver RSS after serving ${LARGE.contributions} contributions: ${large.rss} MB (at most ${large.peakRss} MB while ` +
-      `serving; ${large.quietRss} MB once quiet for ${QUIET_SECONDS + 2} s)`,
+      `serving; ${large.quietRss} MB once quiet for ${QUIET_READ_SECONDS} s)`,
   )
   for (const [where, figures] of [
     ['', writes],

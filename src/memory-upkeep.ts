@@ -9,10 +9,9 @@
  * this back when allocation stops, but in Node it did not act in any run we watched: every 8 s
  * `--trace-memory-reducer` said "high alloc" and waited again, in the server and in a fifteen-line
  * script alike, however long the process had been idle; a server left idle for 30 s after a burst
- * held its 214 MB throughout. A
- * memory-reducing collection ("last-resort": full collections until nothing more is freed, the pool
- * released, the young generation shrunk) does what the reducer would have, and the trim after it
- * returns the C memory that the collected objects held.
+ * held its 214 MB throughout. A memory-reducing collection ("last-resort": full collections until
+ * nothing more is freed, the pool released, the young generation shrunk) does what the reducer would
+ * have, and the trim after it returns the C memory that the collected objects held.
  *
  * Such a collection blocks the event loop for some tens of milliseconds, so it runs only where no
  * request should feel it: after QUIET_SECONDS in a row in which the event loop was used less than
@@ -64,6 +63,8 @@ export interface Upkeep {
 
 /** Runs the upkeep every UPKEEP_INTERVAL_MS until the returned stop function runs; the timer keeps no process alive. */
 export function startMemoryUpkeep({ trim, collect, loopUse = eventLoopUse() }: Upkeep): () => void {
+  // Without malloc_trim and without --expose-gc there is nothing to keep up.
+  if (!trim && !collect) return () => {}
   let worked = false
   let quiet = 0
   const timer = setInterval(() => {

@@ -24,13 +24,21 @@ test('the trim runs once every interval, from the start until stopped', (t) => {
   const { counts, seconds, stop } = upkeep(t)
   t.mock.timers.tick(UPKEEP_INTERVAL_MS - 1)
   assert.equal(counts.trims, 0)
-  seconds(1 / UPKEEP_INTERVAL_MS, 0)
+  t.mock.timers.tick(1)
   assert.equal(counts.trims, 1)
   seconds(3, BUSY_USE)
   assert.equal(counts.trims, 4)
   stop()
   seconds(5, 0)
   assert.equal(counts.trims, 4, 'no trim after stop')
+})
+
+test('without a trim and a collector no timer runs', (t) => {
+  t.mock.timers.enable({ apis: ['setInterval'] })
+  let readings = 0
+  startMemoryUpkeep({ loopUse: () => readings++ })
+  t.mock.timers.tick(UPKEEP_INTERVAL_MS * 5)
+  assert.equal(readings, 0)
 })
 
 test('V8 collects once the server is quiet after work, once per quiet spell', (t) => {
