@@ -1,7 +1,6 @@
-import { writePost } from '../actions/contributions/write-post.ts'
+import { postOf, writePost, type PostFields } from '../actions/contributions/write-post.ts'
 import type { ActionContext } from '../core/action.ts'
 import { iso } from '../core/clock.ts'
-import { payloadHash } from '../core/idempotency.ts'
 import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { insertParticipantOnce } from '../store/participants.ts'
 import {
@@ -127,18 +126,9 @@ async function postForSlot(ctx: ActionContext, slot: Slot, activity: SlotActivit
 async function postOnce(
   ctx: ActionContext,
   participantId: string,
-  fields: { room: string; kind: string; content: string; client_id: string; reply_to?: number },
+  fields: PostFields,
 ): Promise<Omit<PilotPost, 'role'>> {
-  const { id } = await writePost(ctx, {
-    participantId,
-    provenance: PILOT_PROVENANCE,
-    room: fields.room,
-    kind: fields.kind,
-    content: fields.content,
-    clientId: fields.client_id,
-    replyTo: fields.reply_to,
-    payloadHash: payloadHash(fields),
-  })
+  const { id } = await writePost(ctx, postOf({ participantId, provenance: PILOT_PROVENANCE }, fields))
   return { id, participant_id: participantId, reply_to: fields.reply_to ?? null }
 }
 

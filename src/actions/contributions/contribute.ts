@@ -1,10 +1,9 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { payloadHash } from '../../core/idempotency.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import type { CurrentParticipant } from '../../store/participants.ts'
-import { writePost } from './write-post.ts'
+import { postOf, writePost } from './write-post.ts'
 
 export const contribute = defineAction({
   name: 'contribute',
@@ -23,16 +22,7 @@ export const contribute = defineAction({
   handler: async (ctx, input) => {
     // The participant row is locked by authentication, so everything below is serial per participant.
     const participant = ctx.participant as CurrentParticipant
-    const post = {
-      participantId: participant.id,
-      provenance: participant.provenance,
-      room: input.room,
-      kind: input.kind,
-      content: input.content,
-      clientId: input.client_id,
-      replyTo: input.reply_to,
-      payloadHash: payloadHash(input),
-    }
+    const post = postOf({ participantId: participant.id, provenance: participant.provenance }, input)
     // The post is the transaction's last write: its COMMIT goes out with it (store/prepared.ts).
     return writePost(ctx, post, { admit: () => enforceInterval(ctx, participant), endsTransaction: true })
   },

@@ -2,7 +2,7 @@ import { usageOf } from '../../core/activity.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { replayOf } from '../../core/idempotency.ts'
+import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { findOwnByClientId, findReplyTarget, insertContribution } from '../../store/contributions.ts'
 import type { WriteOrder } from '../../store/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
@@ -18,6 +18,31 @@ export interface NewPost {
   replyTo?: number | undefined
   /** The canonical hash of the write that produced the post (core/idempotency.ts). */
   payloadHash: string
+}
+
+/** A post as contribute names it: what a published draft and the pilot write too. */
+export interface PostFields {
+  room: string
+  kind: string
+  content: string
+  client_id: string
+  reply_to?: number | undefined
+}
+
+/**
+ * The post its author writes with these fields. The payload hash covers every field given (for
+ * contribute, its whole input), so a retry matches the original exactly as it was asked.
+ */
+export function postOf(author: Pick<NewPost, 'participantId' | 'provenance'>, fields: PostFields): NewPost {
+  return {
+    ...author,
+    room: fields.room,
+    kind: fields.kind,
+    content: fields.content,
+    clientId: fields.client_id,
+    replyTo: fields.reply_to,
+    payloadHash: payloadHash(fields),
+  }
 }
 
 export interface WrittenPost {

@@ -1,9 +1,8 @@
 import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
-import { payloadHash } from '../../core/idempotency.ts'
 import type { DraftRow } from '../../store/drafts.ts'
 import { insertParticipant } from '../../store/participants.ts'
-import { writePost } from '../contributions/write-post.ts'
+import { postOf, writePost } from '../contributions/write-post.ts'
 import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
 
 /** Turns a pending draft into its public record inside the publish transaction; returns the new id. */
@@ -39,16 +38,8 @@ const publishPost: Publisher = async (ctx, draft, payload) => {
     client_id: draft.client_id,
     reply_to: typeof payload.reply_to === 'number' ? payload.reply_to : undefined,
   }
-  const post = await writePost(ctx, {
-    participantId: await keylessAuthor(ctx, draft),
-    provenance: DRAFT_PROVENANCE,
-    room: fields.room,
-    kind: fields.kind,
-    content: fields.content,
-    clientId: fields.client_id,
-    replyTo: fields.reply_to,
-    payloadHash: payloadHash(fields),
-  })
+  const author = { participantId: await keylessAuthor(ctx, draft), provenance: DRAFT_PROVENANCE }
+  const post = await writePost(ctx, postOf(author, fields))
   return post.id
 }
 
