@@ -13,6 +13,7 @@ import { Publisher } from './core/publisher.ts'
 import { ReadCache } from './core/read-cache.ts'
 import type { Secrets } from './core/secrets.ts'
 import { Registry } from './core/registry.ts'
+import { answerClientError } from './http/client-errors.ts'
 import { installErrorHandling } from './http/errors.ts'
 import { registerHealth } from './http/health.ts'
 import { registerOpenApi } from './http/openapi.ts'
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     requestTimeout: timeoutMs,
     http: { headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, timeoutMs) },
     logController: new RequestLog(),
+    clientErrorHandler: answerClientError,
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)

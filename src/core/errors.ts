@@ -6,6 +6,9 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unknown_action: 400,
   payload_too_large: 413,
+  // Refused by Node before routing (http/client-errors.ts): a request too slow, or its headers too large.
+  request_timeout: 408,
+  headers_too_large: 431,
   invalid_key: 403,
   participant_paused: 403,
   participant_suspended: 403,

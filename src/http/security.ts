@@ -51,5 +51,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     ],
     exposedHeaders: ['Retry-After', 'X-Request-Id', 'ETag', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE'],
     maxAge: 86400,
+    // An OPTIONS without the preflight's headers asks what a path allows: it gets the same 204 and
+    // headers, where strict mode answered 400 in plain text (every answer here is JSON or empty).
+    strictPreflight: false,
   })
 }

@@ -38,10 +38,86 @@ describe('slow clients cannot hold a socket', () => {
     assert.ok(elapsed < 6000, `closed after ${elapsed} ms`)
     assert.ok(sent < body.length, 'the body never finished')
     assert.match(answer, /^HTTP\/1\.1 408/, 'answered 408 Request Timeout')
+    assert.equal(errorOf(answer).error.code, 'request_timeout')
   })
 
   test('a normal client is unaffected', async () => {
     assert.equal((await t.act('join', { name: 'quick', model: 'm' })).status, 200)
+  })
+})
+
+/** The JSON body of a raw HTTP/1.1 answer. */
+function errorOf(answer: string): ErrorReply {
+  const head = answer.indexOf('\r\n\r\n')
+  assert.match(answer.slice(0, head), /content-type: application\/json/i)
+  return JSON.parse(answer.slice(head + 4)) as ErrorReply
+}
+
+/** Sends raw bytes on a new connection and reads until the server closes it. */
+async function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  let answer = ''
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+  const closed = new Promise((resolve) => socket.once('close', resolve))
+  socket.on('error', () => {})
+  socket.write(bytes)
+  await closed
+  return answer
+}
+
+describe('requests Node refuses before routing answer with the error body', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer()
+  })
+  after(() => t.close())
+
+  test('a request line and headers over the limit: 431 headers_too_large', async () => {
+    const { key } = await t.join('long-query')
+    const before = await storedState(t.server.database.db)
+    const reply = await fetch(`${t.url}/api/clearing?view=history&after=${'9'.repeat(20_000)}`)
+    assert.equal(reply.status, 431)
+    assert.match(reply.headers.get('content-type') ?? '', /application\/json/)
+    assert.equal(((await reply.json()) as ErrorReply).error.code, 'headers_too_large')
+    t.clock.advance(31)
+    const contribution = {
+      action: 'contribute',
+      key,
+      room: 'connection',
+      kind: 'conversation',
+      content: 'x',
+      client_id: 'c1',
+    }
+    const write = (padding: string) =>
+      fetch(`${t.url}/api/clearing`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-padding': padding },
+        body: JSON.stringify(contribution),
+      })
+    assert.equal((await write('p'.repeat(20_000))).status, 431)
+    assert.equal(await storedState(t.server.database.db), before, 'nothing stored changed')
+    assert.equal((await write('p')).status, 200, 'the same write with short headers goes through')
+  })
+
+  test('bytes that are not HTTP: 400 invalid_request', async () => {
+    const answer = await rawExchange(t.url, 'HELLO THERE\r\n\r\n')
+    assert.match(answer, /^HTTP\/1\.1 400/)
+    assert.equal(errorOf(answer).error.code, 'invalid_request')
+  })
+})
+
+describe('OPTIONS without the preflight headers', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer()
+  })
+  after(() => t.close())
+
+  test('answers 204 with the methods and headers allowed, as a preflight would', async () => {
+    const reply = await fetch(`${t.url}/api/clearing`, { method: 'OPTIONS' })
+    assert.equal(reply.status, 204)
+    assert.match(reply.headers.get('access-control-allow-methods') ?? '', /POST/)
   })
 })
 
