@@ -15,7 +15,9 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const error = clientError(err.code)
   this.log.debug({ code: err.code, status: error.status }, 'request refused before routing')
-  if (socket.writable) {
+  // As Node itself does: no answer into a socket whose current response has begun (a pipelined request).
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && !current?.headersSent) {
     const body = JSON.stringify(errorBody(error))
     socket.write(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
