@@ -1,3 +1,5 @@
+import { AskedAgain } from './asked-again.ts'
+
 /** Every value some read cache holds: shared between requests, so worth encoding once (http/representation.ts). */
 const kept = new WeakSet<object>()
 
@@ -17,7 +19,7 @@ export function isSharedPart(value: unknown): boolean {
   return typeof value === 'object' && value !== null && parts.has(value)
 }
 
-/** How many once-asked keys are remembered per cache entry (keys only: ~100 bytes each). */
+/** How many once-asked keys are remembered per cache entry. */
 const SEEN_PER_ENTRY = 4
 
 /**
@@ -35,13 +37,8 @@ const MAX_TEXT = 16 * 1024 * 1024
  */
 export class ReadCache {
   private readonly entries = new Map<string, { stamp: string; value: unknown; size: number }>()
-  /**
-   * Keys asked for once lately, oldest first. A result is kept only when its key comes again: a read
-   * nobody repeats (a one-off cursor, a crawler) would otherwise push out what pollers share, and
-   * every such result would live through several young-generation collections and be promoted, so
-   * the old generation (and RSS) grew with garbage under a stream of distinct reads.
-   */
-  private readonly seen = new Set<string>()
+  /** A result is kept only when its key comes again (core/asked-again.ts). */
+  private readonly seen: AskedAgain
   private readonly capacity: number
   private readonly maxText: number
   /** The JSON text of the values kept, in characters. */
@@ -59,6 +56,7 @@ export class ReadCache {
   constructor(capacity = 128, maxText = MAX_TEXT) {
     this.capacity = capacity
     this.maxText = maxText
+    this.seen = new AskedAgain(capacity * SEEN_PER_ENTRY)
   }
 
   private get(key: string, stamp: string): unknown {
@@ -80,8 +78,7 @@ export class ReadCache {
     if (cached !== undefined) return cached as T
     const value = await read()
     // A kept key whose stamp went stale is still a repeated one.
-    if (this.entries.has(key) || this.seen.delete(key)) this.set(key, stamp, value)
-    else this.remember(key)
+    if (this.entries.has(key) || this.seen.again(key)) this.set(key, stamp, value)
     return value
   }
 
@@ -102,14 +99,6 @@ export class ReadCache {
       }
     }
     return value
-  }
-
-  private remember(key: string): void {
-    if (this.seen.size >= this.capacity * SEEN_PER_ENTRY) {
-      const oldest = this.seen.values().next().value
-      if (oldest !== undefined) this.seen.delete(oldest)
-    }
-    this.seen.add(key)
   }
 
   private set(key: string, stamp: string, value: unknown): void {

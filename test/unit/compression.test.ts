@@ -2,7 +2,14 @@ import assert from 'node:assert/strict'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, test } from 'node:test'
 import Fastify from 'fastify'
-import { COMPRESSED_ENTRIES, fileBody, INLINE_BELOW, sendBody, sendResult } from '../../src/http/representation.ts'
+import {
+  COMPRESSED_ENTRIES,
+  compressedKept,
+  fileBody,
+  INLINE_BELOW,
+  sendBody,
+  sendResult,
+} from '../../src/http/representation.ts'
 
 /** Text that compresses like a page of posts: words repeated in varying order, not one run repeated. */
 function words(count: number): string[] {
@@ -28,6 +35,29 @@ describe('compressed answers', () => {
     await app.ready()
     return app
   }
+
+  test('an answer compressed once is not kept; compressed again, it is kept and sent as the same bytes', async () => {
+    const app = await server()
+    const headers = { 'accept-encoding': 'br' }
+    const before = compressedKept()
+    // First in this file: the answers of the tests below fill the bounded cache, where a count cannot grow.
+    assert.ok(before < COMPRESSED_ENTRIES, `${before} compressed answers kept already`)
+    // A stream of distinct answers, as pollers with their own cursors make: none of them is kept.
+    for (let n = 1; n <= COMPRESSED_ENTRIES + 2; n++) {
+      const answer = await app.inject({ url: `/json/${1000 + n}`, headers })
+      assert.equal(answer.headers['content-encoding'], 'br')
+    }
+    assert.equal(compressedKept(), before, 'no answer of the stream was asked for twice')
+    const first = await app.inject({ url: '/json/3000', headers })
+    assert.equal(compressedKept(), before)
+    const second = await app.inject({ url: '/json/3000', headers })
+    assert.equal(compressedKept(), before + 1, 'the repeated answer is kept')
+    const third = await app.inject({ url: '/json/3000', headers })
+    assert.equal(compressedKept(), before + 1, 'and served from there')
+    assert.deepEqual(second.rawPayload, first.rawPayload)
+    assert.deepEqual(third.rawPayload, first.rawPayload)
+    await app.close()
+  })
 
   // 4,000 words are ~50 KB, compressed on the request's turn; 40,000 are ~500 KB, in zlib's pool.
   for (const [count, where] of [
