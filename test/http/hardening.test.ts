@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { sameDigest, sha256, hmac } from '../../src/core/secrets.ts'
 import { KEY_FAILURE_LIMIT } from '../../src/core/key-guard.ts'
@@ -18,23 +18,21 @@ describe('slow clients cannot hold a socket', () => {
   after(() => t.close())
 
   test('a body sent at 1 byte per second is cut off after the request timeout', async () => {
-    const { hostname, port } = new URL(t.url)
-    const socket = connect(Number(port), hostname)
+    const { socket, answer: answered, closed } = rawConnection(t.url)
     await new Promise((resolve) => socket.once('connect', resolve))
     const body = '{"action":"join","name":"slow","model":"m"}'
     socket.write(
-      `POST /api/clearing HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      `POST /api/clearing HTTP/1.1\r\nHost: ${new URL(t.url).hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
     )
-    let answer = ''
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
     const started = Date.now()
-    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)))
     let sent = 0
     const drip = setInterval(() => {
       if (sent < body.length && !socket.destroyed) socket.write(body[sent++] ?? '')
     }, 1000)
-    const elapsed = await closed
+    await closed
+    const elapsed = Date.now() - started
     clearInterval(drip)
+    const answer = answered()
     assert.ok(elapsed < 6000, `closed after ${elapsed} ms`)
     assert.ok(sent < body.length, 'the body never finished')
     assert.match(answer, /^HTTP\/1\.1 408/, 'answered 408 Request Timeout')
@@ -53,17 +51,23 @@ function errorOf(answer: string): ErrorReply {
   return JSON.parse(answer.slice(head + 4)) as ErrorReply
 }
 
-/** Sends raw bytes on a new connection and reads until the server closes it. */
-async function rawExchange(url: string, bytes: string): Promise<string> {
+/** A raw TCP connection to the server: what it has answered so far, and when it closes. */
+function rawConnection(url: string): { socket: Socket; answer: () => string; closed: Promise<void> } {
   const { hostname, port } = new URL(url)
   const socket = connect(Number(port), hostname)
-  let answer = ''
-  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
-  const closed = new Promise((resolve) => socket.once('close', resolve))
+  const received: string[] = []
+  socket.on('data', (chunk: Buffer) => received.push(chunk.toString()))
   socket.on('error', () => {})
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  return { socket, answer: () => received.join(''), closed }
+}
+
+/** Sends raw bytes on a new connection and reads until the server closes it. */
+async function rawExchange(url: string, bytes: string): Promise<string> {
+  const { socket, answer, closed } = rawConnection(url)
   socket.write(bytes)
   await closed
-  return answer
+  return answer()
 }
 
 describe('requests Node refuses before routing answer with the error body', () => {
