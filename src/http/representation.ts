@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AskedAgain } from '../core/asked-again.ts'
 import { isKept, isSharedPart } from '../core/read-cache.ts'
 
-type Encoding = 'br' | 'gzip'
+export type Encoding = 'br' | 'gzip'
 
 /** Bodies below this size go out as they are: compression would cost more than it saves. */
 export const COMPRESS_THRESHOLD = 1024
@@ -44,6 +44,10 @@ const compressors: Record<Effort, Record<Encoding, (bytes: Buffer | string) => P
   },
 }
 
+/** A JSON answer compressed as one made per request is (compressedBody): fast, and inline when small. */
+export const compressAnswer = (bytes: Buffer | string, encoding: Encoding): Promise<Buffer> =>
+  compressors.fast[encoding](bytes)
+
 function brotliOptions(bytes: Buffer | string, quality: number): BrotliOptions {
   return { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }
 }
@@ -65,12 +69,36 @@ function inline<O extends ZlibOptions | BrotliOptions>(
 ): Promise<Buffer> {
   if (bytes.length >= INLINE_BELOW) return inPool(bytes, options)
   try {
-    return Promise.resolve(
-      now(typeof bytes === 'string' ? encoded(bytes) : bytes, { ...options, chunkSize: POOLED_CHUNK }),
-    )
+    return Promise.resolve(compressNow(now, typeof bytes === 'string' ? encoded(bytes) : bytes, options))
   } catch (err) {
     return Promise.reject(err as Error)
   }
+}
+
+/** What a one-shot call answers when asked with `info: true`: the bytes and the stream that made them. */
+interface WithEngine {
+  buffer: Buffer
+  engine: { _outBuffer?: Buffer | null }
+}
+
+/**
+ * A one-shot compression that lets go of its output chunk when it returns. Each call makes a zlib
+ * stream that keeps the chunk it wrote into (`_outBuffer`), and that stream outlives V8's young
+ * collections (its native handle refers to it) until the next full one: every answer's chunk, and the
+ * pool Buffer it was cut from, stayed allocated until then. 2,000 pages of 25 posts compressed in a
+ * loop kept 64 MB of Buffers through two young collections (pages of words: 3-8 MB), 80 KB with the
+ * chunk let go. In the server, under the cache-missed pages compressed, they grew V8's external memory
+ * by ~20 MB between full collections, which then ran five times a second, and the allocator's heap
+ * to 50 MB. Asked for the stream too (`info`, a documented option), the call drops the chunk at once.
+ */
+function compressNow<O extends ZlibOptions | BrotliOptions>(
+  now: (bytes: Buffer, options: O) => Buffer,
+  bytes: Buffer,
+  options: O,
+): Buffer {
+  const made = now(bytes, { ...options, chunkSize: POOLED_CHUNK, info: true }) as unknown as WithEngine
+  made.engine._outBuffer = null
+  return made.buffer
 }
 
 /**
@@ -206,7 +234,7 @@ export const compressedKept = (): number => compressed.size
 
 function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
   if (body.compressed) return kept(body.compressed, encoding, () => compressors.thorough[encoding](body.bytes))
-  const compress = () => compressors.fast[encoding](body.bytes)
+  const compress = () => compressAnswer(body.bytes, encoding)
   const key = `${body.hash} ${encoding}`
   const entry = compressed.get(key)
   if (entry !== undefined) {

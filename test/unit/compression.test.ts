@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, test } from 'node:test'
 import Fastify from 'fastify'
@@ -133,4 +134,49 @@ describe('compressed answers', () => {
     }
     await app.close()
   })
+
+  test('answers compressed on the request turn leave no Buffer behind that only a full collection frees', () => {
+    const out = execFileSync(
+      process.execPath,
+      // Young collections only when the test runs them: 64 MB of young generation holds the whole loop.
+      ['--expose-gc', '--max-semi-space-size=64', '--input-type=module', '-e', COMPRESSING],
+      { encoding: 'utf8' },
+    )
+    const { answers, kept } = JSON.parse(out) as { answers: number; kept: Record<string, number> }
+    for (const [encoding, bytes] of Object.entries(kept)) {
+      // Each answer's output chunk alone is 4 KB (half of Buffer.poolSize), cut from a pool Buffer of 8 KB.
+      assert.ok(bytes < answers * 512, `${encoding}: ${bytes} bytes of Buffers kept after ${answers} answers`)
+    }
+  })
 })
+
+/**
+ * A process that compresses distinct answers, as the cache-missed pages are, drops them, lets V8 run
+ * two young collections (after which anything still alive has been promoted, to stay until a full
+ * one) and prints how much Buffer memory (ArrayBuffers) each encoding left allocated.
+ */
+const COMPRESSING = `
+import { compressAnswer } from ${JSON.stringify(new URL('../../src/http/representation.ts', import.meta.url).href)}
+const answers = 2000
+const text = (n) => JSON.stringify({ items: Array.from({ length: 1500 }, (_, i) => 'word-' + ((i * 7919 + n) % 1000)) })
+const buffers = () => process.memoryUsage().arrayBuffers
+const settled = async () => {
+  for (let i = 0; i < 2; i++) {
+    gc({ type: 'minor' })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+const kept = {}
+for (const encoding of ['br', 'gzip']) {
+  await compressAnswer(text(0), encoding)
+  gc({ type: 'major' })
+  await settled()
+  const before = buffers()
+  let bytes = 0
+  for (let n = 1; n <= answers; n++) bytes += (await compressAnswer(text(n), encoding)).length
+  if (bytes === 0) throw new Error('nothing compressed')
+  await settled()
+  kept[encoding] = buffers() - before
+}
+console.log(JSON.stringify({ answers, kept }))
+`
