@@ -1,3 +1,6 @@
+/** How many once-asked keys are remembered per value the cache can keep. */
+const SEEN_PER_ENTRY = 4
+
 /**
  * The admission rule of the caches that keep only what is asked for again (the read cache, the
  * compressed answers): keys met once lately, oldest forgotten first. A value nobody repeats (a
@@ -9,9 +12,12 @@ export class AskedAgain {
   private readonly once = new Set<string>()
   private readonly capacity: number
 
-  /** `capacity` keys are remembered at most (keys only: ~100 bytes each). */
-  constructor(capacity: number) {
-    this.capacity = capacity
+  /**
+   * For a cache of `entries` values: it remembers SEEN_PER_ENTRY once-asked keys per value it can keep
+   * (keys only: ~100 bytes each), so a key asked again within a few cache-fulls of others counts.
+   */
+  constructor(entries: number) {
+    this.capacity = entries * SEEN_PER_ENTRY
   }
 
   /** True when key was met once lately (and is forgotten here: its value is kept now); else remembers it. */

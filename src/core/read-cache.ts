@@ -19,9 +19,6 @@ export function isSharedPart(value: unknown): boolean {
   return typeof value === 'object' && value !== null && parts.has(value)
 }
 
-/** How many once-asked keys are remembered per cache entry. */
-const SEEN_PER_ENTRY = 4
-
 /**
  * JSON text the cache may hold in all, its objects and encoded bodies taking some three times that.
  * Entries alone did not bound memory: a thread of 1,000 long replies is megabytes, and 128 of them
@@ -56,7 +53,7 @@ export class ReadCache {
   constructor(capacity = 128, maxText = MAX_TEXT) {
     this.capacity = capacity
     this.maxText = maxText
-    this.seen = new AskedAgain(capacity * SEEN_PER_ENTRY)
+    this.seen = new AskedAgain(capacity)
   }
 
   private get(key: string, stamp: string): unknown {

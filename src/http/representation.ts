@@ -229,7 +229,7 @@ function bodyOf(result: unknown): Body {
  */
 const compressed = new Map<string, Promise<Buffer>>()
 export const COMPRESSED_ENTRIES = 128
-const compressedOnce = new AskedAgain(4 * COMPRESSED_ENTRIES)
+const compressedOnce = new AskedAgain(COMPRESSED_ENTRIES)
 
 /** How many compressed answers are kept now (tests: what is kept, not only what is sent). */
 export const compressedKept = (): number => compressed.size
