@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { listAlerts } from '../../src/store/outbox.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
 interface Receipt {
   case_id: string
@@ -15,9 +16,6 @@ interface Status {
   status: string
   decision: string | null
   decision_note: string | null
-}
-interface ErrorReply {
-  error: { code: string }
 }
 interface OperatorCase {
   case_id: string

@@ -3,11 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { ROOM_IDS, CONTRIBUTION_KINDS } from '../../src/schemas/rooms.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
-type ErrorReply = {
-  error: { code: string; message: string; details?: Array<{ path: string }> }
-  retry_after_seconds?: number
-}
 type Timeline = {
   timeline: Array<{ id: number; content: string | null; room: string; kind: string; reply_to: number | null }>
 }

@@ -3,9 +3,9 @@ import { after, before, describe, test } from 'node:test'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
 type Json = Record<string, unknown>
-type ErrorReply = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } }
 
 const LEDGER = {
   version: 1,

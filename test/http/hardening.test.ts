@@ -5,8 +5,7 @@ import { sameDigest, sha256, hmac } from '../../src/core/secrets.ts'
 import { KEY_FAILURE_LIMIT } from '../../src/core/key-guard.ts'
 import { freshKey, post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
-
-type ErrorReply = { error: { code: string } }
+import { type ErrorReply } from '../support/errors.ts'
 
 const PEPPER = 'hardening-test-pepper-0123456789abcdef'
 

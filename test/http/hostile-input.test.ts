@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
-type ErrorReply = { error: { code: string; details?: Array<{ path: string }> } }
 const BIG = 2147483648 // 2^31: one past PostgreSQL's integer
 
 describe('ids and cursors beyond 32 bits', () => {

@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { ManualClock } from '../../src/core/clock.ts'
 import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
-
-type ErrorReply = { error: { code: string } }
+import { type ErrorReply } from '../support/errors.ts'
 
 describe('two instances side by side on one database behave as one service', () => {
   let a: TestServer

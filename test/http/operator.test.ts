@@ -3,11 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { op, OPERATOR_KEY, postDraft, submit } from '../support/operator.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
-interface ErrorReply {
-  error: { code: string; message: string }
-  retry_after_seconds?: number
-}
 interface AuditEntry {
   id: number
   action: string

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
-
-type ErrorReply = { error: { code: string; message: string } }
+import { type ErrorReply } from '../support/errors.ts'
 
 describe('participants', () => {
   let t: TestServer

@@ -5,8 +5,8 @@ import { compileErrors, validate } from '@readme/openapi-parser'
 import { registry } from '../../src/app.ts'
 import { camel, pascal } from '../../src/http/openapi-components.ts'
 import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
-type ErrorReply = { error: { code: string; message: string } }
 type Schema = { $ref?: string; oneOf?: Schema[]; allOf?: Schema[]; enum?: string[] }
 type Operation = {
   operationId?: string

@@ -10,11 +10,9 @@ import { call, EXAMPLES, example, makeFixture, registry, type Fixture } from '..
 import { startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { storedState } from '../support/snapshot.ts'
-
-type ErrorReply = { error?: { code: string } }
+import { codeOf } from '../support/errors.ts'
 
 const participantActions = registry.all.filter((e) => e.def.auth === 'participant')
-const codeOf = (body: unknown) => (body as ErrorReply | null)?.error?.code
 
 /**
  * DESIGN.md: a paused participant may resume, rotate or revoke the key and read (private bookmarks

@@ -15,10 +15,8 @@ import {
   walletConfig,
   type WalletFakes,
 } from '../support/wallet.ts'
+import { codeOf } from '../support/errors.ts'
 
-interface ErrorReply {
-  error: { code: string; message: string }
-}
 interface Order {
   order_id: string
   state: string
@@ -32,7 +30,6 @@ interface Commerce {
 }
 
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
-const codeOf = (body: unknown) => (body as ErrorReply).error?.code
 
 describe('paid services over x402', () => {
   let t: TestServer

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
 type Item = {
   id: number
@@ -19,7 +20,6 @@ type TimelineReply = {
   has_more: { timeline: boolean; memories: boolean }
   guide: string
 }
-type ErrorReply = { error: { code: string } }
 
 describe('clearing views', () => {
   let t: TestServer

@@ -4,10 +4,8 @@ import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import { startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
 import { newAccount, signedChallenge, signIn, wallet } from '../support/wallet.ts'
+import { codeOf } from '../support/errors.ts'
 
-interface ErrorReply {
-  error: { code: string; message: string }
-}
 interface Session {
   session_token: string
   address: string
@@ -18,8 +16,6 @@ interface MyWallet {
   expires_at: string
   linked_participants: Array<{ participant_id: string; name: string }>
 }
-
-const codeOf = (body: unknown) => (body as ErrorReply).error?.code
 
 describe('wallet sign-in (EIP-4361)', () => {
   let t: TestServer

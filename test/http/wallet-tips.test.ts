@@ -12,18 +12,13 @@ import {
   walletConfig,
   type WalletFakes,
 } from '../support/wallet.ts'
+import { codeOf, type ErrorReply } from '../support/errors.ts'
 
-interface ErrorReply {
-  error: { code: string; message: string }
-  retry_after_seconds?: number
-}
 interface Tip {
   receipt: { receipt_id: string; tx_hash: string; value_wei: string; confirmations: number; verified_at: string }
   attributed: boolean
   note: string
 }
-
-const codeOf = (body: unknown) => (body as ErrorReply).error?.code
 
 describe('tip receipts (native-token transfers on Base over JSON-RPC)', () => {
   let t: TestServer

@@ -3,9 +3,9 @@ import { performance } from 'node:perf_hooks'
 import { after, before, describe, test } from 'node:test'
 import { startServer, type Reply, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
+import { type ErrorReply } from '../support/errors.ts'
 
 type Json = Record<string, unknown>
-type ErrorReply = { error: { code: string; details?: Array<{ path: string; message: string }> } }
 
 const SPEC_KEYS = [
   'schema',
