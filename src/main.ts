@@ -25,8 +25,16 @@ async function serve(): Promise<void> {
   // Loaded before listening: between listening and the signal handlers below nothing may wait, or a
   // SIGTERM in that gap would kill the process instead of closing it.
   const [server, trim] = await Promise.all([createServer(loadConfig()), loadMallocTrim()])
+  // Starting leaves V8's heap grown with what loading and compiling the modules and schemas left
+  // behind, and an idle server never has the quiet after work that hands it back: 122-135 MB idle
+  // against 101-111 MB once collected, for ~55 ms (the heap under load grows to the same either way).
+  if (collect) logged(collect, server.app.log, 'started')()
+  trim?.()
   await server.listen()
-  const stopUpkeep = startMemoryUpkeep({ trim, collect: collect && logged(collect, server.app.log) })
+  const stopUpkeep = startMemoryUpkeep({
+    trim,
+    collect: collect && logged(collect, server.app.log, 'quiet after work'),
+  })
   server.app.log.debug(
     trim
       ? `freed C heap memory goes back to the system every ${UPKEEP_INTERVAL_MS} ms (malloc_trim)`
@@ -51,15 +59,15 @@ async function serve(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'))
 }
 
-/** The quiet collection, with a debug line of what it took and what it gave back. */
-function logged(collect: () => void, log: FastifyBaseLogger): () => void {
+/** A memory-reducing collection, with a debug line of when, what it took and what it gave back. */
+function logged(collect: () => void, log: FastifyBaseLogger, occasion: string): () => void {
   return () => {
     const rssMb = () => Math.round(process.memoryUsage.rss() / 1048576)
     const before = rssMb()
     const started = performance.now()
     collect()
     const ms = Math.round(performance.now() - started)
-    log.debug({ ms, rssMb: { before, after: rssMb() } }, 'quiet after work: V8 collected to reduce its memory')
+    log.debug({ ms, rssMb: { before, after: rssMb() } }, `${occasion}: V8 collected to reduce its memory`)
   }
 }
 

@@ -103,6 +103,24 @@ test("npm start's server hands back the memory it grew under work once it has be
   }
 })
 
+test("npm start's server hands back what starting grew before it listens", async () => {
+  const database = await freshDatabase({ file: true })
+  try {
+    const server = serve({ DATABASE_URL: database.url })
+    await server.listening
+    server.child.kill('SIGTERM')
+    await once(server.child, 'exit')
+    const [, before, after] = /"rssMb":\{"before":(\d+),"after":(\d+)\}.*started: V8 collected/.exec(
+      server.output(),
+    ) ?? [server.output()]
+    assert.ok(Number(after) < Number(before), `RSS ${before} MB before the start's collection, ${after} MB after`)
+    // Before the server listens, so no request waits for it.
+    assert.ok(server.output().indexOf('started: V8 collected') < server.output().indexOf('Server listening at'))
+  } finally {
+    await database.drop()
+  }
+})
+
 test('invalid configuration stops the start with a one-line reason', async () => {
   const server = serve({ PORT: 'not-a-port' })
   await assert.rejects(server.listening, /PORT must be a whole number/)
