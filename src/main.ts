@@ -20,14 +20,11 @@ async function serve(): Promise<void> {
   // Taken before the server's modules load, so none of them finds the global gc.
   const { QUIET_SECONDS, startMemoryUpkeep, takeCollector, UPKEEP_INTERVAL_MS } = await import('./memory-upkeep.ts')
   const collect = takeCollector()
-  const config = loadConfig()
-  const { chooseMarking } = await import('./gc-marking.ts')
-  const markingInOnePause = chooseMarking(config.databaseUrl)
   const { createServer } = await import('./server.ts')
   const { loadMallocTrim } = await import('./memory-trim.ts')
   // Loaded before listening: between listening and the signal handlers below nothing may wait, or a
   // SIGTERM in that gap would kill the process instead of closing it.
-  const [server, trim] = await Promise.all([createServer(config), loadMallocTrim()])
+  const [server, trim] = await Promise.all([createServer(loadConfig()), loadMallocTrim()])
   // Starting leaves V8's heap grown with what loading and compiling the modules and schemas left
   // behind, and an idle server never has the quiet after work that hands it back: 122-135 MB idle
   // against 101-111 MB once collected, for ~55 ms (the heap under load grows to the same either way).
@@ -42,11 +39,6 @@ async function serve(): Promise<void> {
     trim
       ? `freed C heap memory goes back to the system every ${UPKEEP_INTERVAL_MS} ms (malloc_trim)`
       : 'malloc_trim is not available here: freed C heap memory stays resident',
-  )
-  server.app.log.debug(
-    markingInOnePause
-      ? 'V8 marks in one pause: on SQLite, incremental marking kept what requests allocated meanwhile'
-      : 'V8 marks incrementally (its default)',
   )
   server.app.log.debug(
     collect
