@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { Type, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import type { AnyAction } from '../core/action.ts'
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
@@ -87,6 +87,9 @@ const ErrorBody = Type.Object(
   },
   { description: 'The body of every error answer.' },
 )
+
+/** An error answer's body as clients (and the tests) read it. */
+export type ErrorAnswer = Static<typeof ErrorBody>
 
 /** Registers every action's input and result, the shared records and the error body as named components. */
 export function registerComponents(app: FastifyInstance, registry: Registry): void {
