@@ -22,28 +22,40 @@ async function serve(): Promise<void> {
   const collect = takeCollector()
   const { createServer } = await import('./server.ts')
   const { loadMallocTrim } = await import('./memory-trim.ts')
+  const { loadExecutableRelease } = await import('./executable-pages.ts')
   // Loaded before listening: between listening and the signal handlers below nothing may wait, or a
   // SIGTERM in that gap would kill the process instead of closing it.
-  const [server, trim] = await Promise.all([createServer(loadConfig()), loadMallocTrim()])
+  const [server, trim, releaseExecutable] = await Promise.all([
+    createServer(loadConfig()),
+    loadMallocTrim(),
+    loadExecutableRelease(),
+  ])
+  const log = server.app.log
   // Starting leaves V8's heap grown with what loading and compiling the modules and schemas left
   // behind, and an idle server never has the quiet after work that hands it back: 122-135 MB idle
   // against 101-111 MB once collected, for ~55 ms (the heap under load grows to the same either way).
-  if (collect) logged(collect, server.app.log, 'started')()
+  // It also reads much of the executable that serving never reads again (executable-pages.ts).
+  handingBack(log, 'started', collect, releaseExecutable)?.()
   trim?.()
   await server.listen()
   const stopUpkeep = startMemoryUpkeep({
     trim,
-    collect: collect && logged(collect, server.app.log, 'quiet after work'),
+    handBack: handingBack(log, 'quiet after work', collect, releaseExecutable),
   })
-  server.app.log.debug(
+  log.debug(
     trim
       ? `freed C heap memory goes back to the system every ${UPKEEP_INTERVAL_MS} ms (malloc_trim)`
       : 'malloc_trim is not available here: freed C heap memory stays resident',
   )
-  server.app.log.debug(
+  log.debug(
     collect
       ? `after ${QUIET_SECONDS} quiet seconds V8 collects to reduce its memory`
       : 'node runs without --expose-gc: V8 keeps the heap it grew under load when the server goes quiet',
+  )
+  log.debug(
+    releaseExecutable
+      ? 'pages of the executable read only while starting or working are unmapped at start and once quiet (madvise)'
+      : 'madvise is not available here: every page of the executable the server has read stays resident',
   )
   let stopping = false
   const stop = async (signal: string) => {
@@ -59,15 +71,29 @@ async function serve(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'))
 }
 
-/** A memory-reducing collection, with a debug line of when, what it took and what it gave back. */
-function logged(collect: () => void, log: FastifyBaseLogger, occasion: string): () => void {
+/**
+ * What the server hands back at start and once quiet after work, with a debug line of when, what it
+ * took and what it gave back; undefined where it can do neither.
+ */
+function handingBack(
+  log: FastifyBaseLogger,
+  occasion: string,
+  collect: (() => void) | undefined,
+  releaseExecutable: (() => number) | undefined,
+): (() => void) | undefined {
+  if (!collect && !releaseExecutable) return undefined
   return () => {
     const rssMb = () => Math.round(process.memoryUsage.rss() / 1048576)
     const before = rssMb()
     const started = performance.now()
-    collect()
+    collect?.()
+    const executableMb = releaseExecutable && Math.round(releaseExecutable() / 1024)
     const ms = Math.round(performance.now() - started)
-    log.debug({ ms, rssMb: { before, after: rssMb() } }, `${occasion}: V8 collected to reduce its memory`)
+    const done = [collect && 'V8 collected to reduce its memory', releaseExecutable && 'executable pages unmapped']
+    log.debug(
+      { ms, rssMb: { before, after: rssMb() }, executableMb },
+      `${occasion}: ${done.filter(Boolean).join(', ')}`,
+    )
   }
 }
 

@@ -13,16 +13,12 @@
  * malloc_trim is glibc's; where the C library has none (musl, macOS) or koffi has no binary for the
  * platform, the server runs without it.
  */
+import { libcFunction } from './libc.ts'
+
 export type Trim = () => void
 
-/** glibc's malloc_trim(0) through koffi, or undefined where it cannot be called. */
+/** glibc's malloc_trim(0), or undefined where it cannot be called. */
 export async function loadMallocTrim(): Promise<Trim | undefined> {
-  try {
-    const koffi = (await import('koffi')).default
-    // The process's own symbols: libc under whatever name it was loaded.
-    const mallocTrim = koffi.load(null).func('int malloc_trim(size_t pad)')
-    return () => void mallocTrim(0)
-  } catch {
-    return undefined
-  }
+  const mallocTrim = await libcFunction('int malloc_trim(size_t pad)')
+  return mallocTrim && (() => void mallocTrim(0))
 }

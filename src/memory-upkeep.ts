@@ -1,7 +1,8 @@
 /**
  * The server's memory upkeep, once a second while it runs: the C heap's free pages go back to the
- * system (memory-trim.ts), and once the server has gone quiet after work, V8 is asked for one
- * collection that reduces its memory.
+ * system (memory-trim.ts), and once the server has gone quiet after work, it hands back what the work
+ * grew: V8 is asked for one collection that reduces its memory (and main.ts adds the executable's
+ * pages, executable-pages.ts).
  *
  * V8 sizes its heap for the load it last saw and keeps it: under the bench's reads at 1M
  * contributions the old generation ran at 60-78 MB committed with 20-32 MB more of freed pages
@@ -56,23 +57,24 @@ export function eventLoopUse(): () => number {
 
 export interface Upkeep {
   trim?: Trim | undefined
-  collect?: Collect | undefined
+  /** What runs once per quiet spell after work: V8's memory-reducing collection, and what else main.ts adds. */
+  handBack?: (() => void) | undefined
   /** The event loop's use since the last call (eventLoopUse), injected by tests. */
   loopUse?: () => number
 }
 
 /** Runs the upkeep every UPKEEP_INTERVAL_MS until the returned stop function runs; the timer keeps no process alive. */
-export function startMemoryUpkeep({ trim, collect, loopUse = eventLoopUse() }: Upkeep): () => void {
-  // Without malloc_trim and without --expose-gc there is nothing to keep up.
-  if (!trim && !collect) return () => {}
+export function startMemoryUpkeep({ trim, handBack, loopUse = eventLoopUse() }: Upkeep): () => void {
+  // Without malloc_trim and nothing to hand back once quiet there is nothing to keep up.
+  if (!trim && !handBack) return () => {}
   let worked = false
   let quiet = 0
   const timer = setInterval(() => {
     const use = loopUse()
     if (use >= BUSY_USE) worked = true
     quiet = use < QUIET_USE ? quiet + 1 : 0
-    if (collect && worked && quiet >= QUIET_SECONDS) {
-      collect()
+    if (handBack && worked && quiet >= QUIET_SECONDS) {
+      handBack()
       // The collection's own time is not the server's work.
       loopUse()
       worked = false

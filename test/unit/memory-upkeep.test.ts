@@ -10,7 +10,7 @@ function upkeep(t: TestContext) {
   let use = 0
   const stop = startMemoryUpkeep({
     trim: () => counts.trims++,
-    collect: () => counts.collections++,
+    handBack: () => counts.collections++,
     loopUse: () => use,
   })
   const seconds = (n: number, share: number) => {
