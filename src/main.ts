@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import type { FastifyBaseLogger } from 'fastify'
 import { ConfigError, loadConfig } from './config.ts'
+import type { ReleaseExecutable } from './executable-pages.ts'
+import type { Collect } from './memory-upkeep.ts'
 
 // Settings may also come from a .env file in the working directory (.env.example lists them); a
 // variable of the real environment wins over the file.
@@ -78,8 +80,8 @@ async function serve(): Promise<void> {
 function handingBack(
   log: FastifyBaseLogger,
   occasion: string,
-  collect: (() => void) | undefined,
-  releaseExecutable: (() => number) | undefined,
+  collect: Collect | undefined,
+  releaseExecutable: ReleaseExecutable | undefined,
 ): (() => void) | undefined {
   if (!collect && !releaseExecutable) return undefined
   return () => {
