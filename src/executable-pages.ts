@@ -6,7 +6,7 @@
  * Node's built-in JavaScript sources), and every page of it the process touches counts in its RSS
  * from then on, with its neighbours (the kernel maps up to 64 KB around a fault). Starting touches
  * much that serving never does again: an idle server had 48-49 MB of the binary resident, and after
- * the bench's reads at 1M contributions 49 MB; unmapped once started, 27-29 MB came back under the
+ * the bench's reads at 1M contributions 49 MB; unmapped once started, 29-33 MB came back under the
  * same reads. madvise(MADV_DONTNEED) only takes the pages out of the process's page tables: they stay
  * in the kernel's page cache, and a page used again is mapped back by a minor fault, without reading
  * the disk.
