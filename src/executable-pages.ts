@@ -61,6 +61,16 @@ export function parseSmaps(text: string): Mapping[] {
   return mappings
 }
 
+/** This process's mappings, with what the kernel counts in them now. */
+export function processMappings(): Mapping[] {
+  return parseSmaps(readFileSync('/proc/self/smaps', 'utf8'))
+}
+
+/** The file this process runs, its links resolved, as the kernel names its mappings. */
+export function executableFile(): string {
+  return realpathSync(process.execPath)
+}
+
 /** The mappings of `file` whose resident pages are all the file's own, unwritten and unwritable. */
 export function unmappable(mappings: Mapping[], file: string): Mapping[] {
   return mappings.filter(
@@ -82,10 +92,10 @@ export async function loadExecutableRelease(): Promise<ReleaseExecutable | undef
   if (process.platform !== 'linux') return undefined
   const madvise = await libcFunction('int madvise(uintptr_t addr, size_t length, int advice)')
   if (!madvise) return undefined
-  const executable = realpathSync(process.execPath)
+  const executable = executableFile()
   return () => {
     let released = 0
-    for (const m of unmappable(parseSmaps(readFileSync('/proc/self/smaps', 'utf8')), executable)) {
+    for (const m of unmappable(processMappings(), executable)) {
       if (madvise(m.start, Number(m.end - m.start), MADV_DONTNEED) === 0) released += m.residentKb
     }
     return released

@@ -59,13 +59,12 @@ test('only the executable’s unwritable mappings with no page of the process’
  * resident kB and its pages of the process's own (the relocations) before and after.
  */
 const RELEASING = `
-import { readFileSync, realpathSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { gzipSync, gunzipSync } from 'node:zlib'
-import { loadExecutableRelease, parseSmaps } from ${JSON.stringify(new URL('../../src/executable-pages.ts', import.meta.url).href)}
-const executable = realpathSync(process.execPath)
+import { executableFile, loadExecutableRelease, processMappings } from ${JSON.stringify(new URL('../../src/executable-pages.ts', import.meta.url).href)}
+const executable = executableFile()
 const figures = () => {
-  const own = parseSmaps(readFileSync('/proc/self/smaps', 'utf8')).filter((m) => m.path === executable)
+  const own = processMappings().filter((m) => m.path === executable)
   return { resident: own.reduce((kb, m) => kb + m.residentKb, 0), written: own.reduce((kb, m) => kb + m.anonymousKb, 0) }
 }
 const release = await loadExecutableRelease()
