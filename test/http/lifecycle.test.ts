@@ -40,6 +40,26 @@ function serve(env: Record<string, string>) {
   return { child, listening, output: () => output }
 }
 
+/**
+ * The server's debug line for what it handed back on this occasion (src/main.ts): V8 collected and the
+ * RSS fell, and on Linux at least `executableMb` of the executable's pages were unmapped.
+ */
+function assertHandedBack(output: string, occasion: string, executableMb: number) {
+  const line = output.split('\n').find((l) => l.includes(`"msg":"${occasion}: V8 collected`))
+  assert.ok(line, `no hand-back "${occasion}" in: ${output}`)
+  const entry = JSON.parse(line) as { msg: string; rssMb: { before: number; after: number }; executableMb?: number }
+  assert.ok(
+    entry.rssMb.after < entry.rssMb.before,
+    `${occasion}: RSS ${entry.rssMb.before} MB before, ${entry.rssMb.after} after`,
+  )
+  if (process.platform !== 'linux') return
+  assert.match(entry.msg, /, executable pages unmapped$/)
+  assert.ok(
+    (entry.executableMb ?? 0) >= executableMb,
+    `${occasion}: ${entry.executableMb} MB of the executable unmapped`,
+  )
+}
+
 test('SIGTERM finishes in-flight requests, closes the database and exits 0', async () => {
   const database = await freshDatabase({ file: true })
   try {
@@ -94,17 +114,8 @@ test("npm start's server hands back the memory it grew under work once it has be
     server.child.kill('SIGTERM')
     await once(server.child, 'exit')
     assert.match(server.output(), new RegExp(`after ${QUIET_SECONDS} quiet seconds V8 collects`))
-    const [, before, after] = /"rssMb":\{"before":(\d+),"after":(\d+)\}.*quiet after work: V8 collected/.exec(
-      server.output(),
-    ) ?? [server.output()]
-    assert.ok(Number(after) < Number(before), `RSS ${before} MB before the quiet collection, ${after} MB after`)
     // The work read pages of the executable again; on Linux the quiet hand-back unmaps them too.
-    const [, executableMb] =
-      /"executableMb":(\d+).*quiet after work: V8 collected to reduce its memory, executable pages unmapped/.exec(
-        server.output(),
-      ) ?? [server.output()]
-    if (process.platform === 'linux')
-      assert.ok(Number(executableMb) >= 1, `${executableMb} MB of the executable unmapped once quiet`)
+    assertHandedBack(server.output(), 'quiet after work', 1)
   } finally {
     await database.drop()
   }
@@ -117,17 +128,8 @@ test("npm start's server hands back what starting grew before it listens", async
     await server.listening
     server.child.kill('SIGTERM')
     await once(server.child, 'exit')
-    const [, before, after] = /"rssMb":\{"before":(\d+),"after":(\d+)\}.*started: V8 collected/.exec(
-      server.output(),
-    ) ?? [server.output()]
-    assert.ok(Number(after) < Number(before), `RSS ${before} MB before the start's collection, ${after} MB after`)
     // On Linux the executable's pages read while starting are unmapped with it (src/executable-pages.ts).
-    const [, executableMb] =
-      /"executableMb":(\d+).*started: V8 collected to reduce its memory, executable pages unmapped/.exec(
-        server.output(),
-      ) ?? [server.output()]
-    if (process.platform === 'linux')
-      assert.ok(Number(executableMb) >= 10, `${executableMb} MB of the executable unmapped`)
+    assertHandedBack(server.output(), 'started', 10)
     // Before the server listens, so no request waits for it.
     assert.ok(server.output().indexOf('started: V8 collected') < server.output().indexOf('Server listening at'))
   } finally {
