@@ -73,30 +73,53 @@ const INSERTED_COLUMNS = [
   'payload_hash',
 ] as const satisfies ReadonlyArray<keyof NewContribution>
 /**
- * A new post: every column but its id, which the insert allocates (store/public-ids.ts). A root's
- * thread_id is null here: it becomes the post's own id. Every column is required, even the nullable
- * ones: a prepared insert binds each, where Kysely skipped an absent one.
+ * A new post: every column but its id, which the insert allocates (store/public-ids.ts), and what
+ * its parent decides (its thread, whom it replies to), which the insert reads with the parent. Every
+ * column is required, even the nullable ones: a prepared insert binds each, where Kysely skipped an
+ * absent one.
  */
-export type NewPostRow = Required<Pick<NewContribution, Exclude<(typeof INSERTED_COLUMNS)[number], 'thread_id'>>> & {
-  thread_id: number | null
-}
+export type NewPostRow = Required<
+  Pick<NewContribution, Exclude<(typeof INSERTED_COLUMNS)[number], 'thread_id' | 'reply_to_participant_id'>>
+>
+
+/** What inserting a post came to: its id, or why nothing was written. */
+export type PostInsertion = { id: number } | 'client_id_taken' | 'no_reply_target'
 
 const insertPublic = prepared(
-  (db, row: NewPostRow & { id: number; thread_id: number }) =>
+  (db, row: NewPostRow & { id: number; thread_id: number; reply_to_participant_id: string | null }) =>
     db.insertInto('contributions').values({ ...row, provisional_id: null }),
   ['id', ...INSERTED_COLUMNS],
 )
 type PostWithUsage = NewPostRow & PostActivity & { delta_names: string[]; delta_values: number[] }
 
 /**
- * PostgreSQL: a post and its usage in one round trip. The provisional id is drawn in the insert, a
- * root's thread_id from it; a client_id the participant already used inserts nothing (the caller
+ * PostgreSQL: a post, its parent's look-up and its usage in one round trip. A reply is inserted only
+ * under a public parent, whose thread and author it takes; the provisional id is drawn in the insert,
+ * a root's thread_id from it; a client_id the participant already used inserts nothing (the caller
  * then answers with the earlier post), and the activity update and the counter deltas run only when
  * the post was inserted. Values selected (not VALUES) are typed by their casts, not by the columns.
+ * It always answers one row: the new id (null when nothing was inserted), and whether the parent was
+ * found.
  */
 const insertProvisional = prepared((db, row: PostWithUsage) =>
   db
-    .with('allocated', (qc) => qc.selectNoFrom(PROVISIONAL_ID.as('id')))
+    .with('target', (qc) =>
+      qc
+        .selectFrom('contributions')
+        .select(['thread_id', 'participant_id'])
+        .where('id', '=', row.reply_to)
+        .where('id', '>', 0),
+    )
+    .with('allocated', (qc) =>
+      qc
+        .selectNoFrom(PROVISIONAL_ID.as('id'))
+        .where((eb) =>
+          eb.or([
+            eb(eb.cast(eb.val(row.reply_to), 'bigint'), 'is', null),
+            eb.exists(eb.selectFrom('target').select('thread_id')),
+          ]),
+        ),
+    )
     .with('inserted', (qc) =>
       qc
         .insertInto('contributions')
@@ -109,8 +132,10 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
               eb.ref('allocated.id').as('provisional_id'),
               eb.cast(eb.val(row.participant_id), 'text').as('participant_id'),
               eb.cast(eb.val(row.reply_to), 'bigint').as('reply_to'),
-              eb.fn.coalesce(eb.cast<number>(eb.val(row.thread_id), 'bigint'), eb.ref('allocated.id')).as('thread_id'),
-              eb.cast(eb.val(row.reply_to_participant_id), 'text').as('reply_to_participant_id'),
+              eb.fn
+                .coalesce(eb.selectFrom('target').select('target.thread_id'), eb.ref('allocated.id'))
+                .as('thread_id'),
+              eb.selectFrom('target').select('target.participant_id').as('reply_to_participant_id'),
               eb.cast(eb.val(row.room), 'text').as('room'),
               eb.cast(eb.val(row.kind), 'text').as('kind'),
               eb.cast(eb.val(row.content), 'text').as('content'),
@@ -139,8 +164,10 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
               where exists (select from inserted)`,
         ),
     )
-    .selectFrom('inserted')
-    .select('id'),
+    .selectNoFrom((eb) => [
+      eb.selectFrom('inserted').select('inserted.id').as('id'),
+      eb.exists(eb.selectFrom('target').select('target.thread_id')).as('found'),
+    ]),
 )
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
   db
@@ -151,19 +178,20 @@ const ownByClientId = prepared((db, v: { participantId: string; clientId: string
 )
 
 /**
- * Inserts a post with an id from the one allocator (store/public-ids.ts), saves its author's usage
- * with it, and returns the id; undefined, with nothing written, when the author already used the
- * post's client_id (core/idempotency.ts decides what that earlier post means).
+ * Inserts a post with an id from the one allocator (store/public-ids.ts) and saves its author's usage
+ * with it. Nothing is written when the post replies to no public contribution, or when its author
+ * already used its client_id (core/idempotency.ts decides what that earlier post means); the parent
+ * is checked first.
  */
 export async function insertContribution(
   db: Db,
   row: NewPostRow,
   usage: PostUsage,
   write: WriteOrder = {},
-): Promise<number | undefined> {
+): Promise<PostInsertion> {
   if (isPostgres(db)) {
     const deltas = deltaRows(usage.deltas)
-    const [inserted] = await insertProvisional(
+    const [answer] = await insertProvisional(
       db,
       {
         ...row,
@@ -173,14 +201,22 @@ export async function insertContribution(
       },
       write,
     )
-    return inserted && Number(inserted.id)
+    if (row.reply_to !== null && !answer?.found) return 'no_reply_target'
+    return answer?.id == null ? 'client_id_taken' : { id: Number(answer.id) }
   }
   // SQLite: looked up first, since an id once drawn from the counter must be used (ids stay dense).
-  if (await findOwnByClientId(db, row.participant_id, row.client_id)) return undefined
+  const target = row.reply_to === null ? undefined : await findReplyTarget(db, row.reply_to)
+  if (row.reply_to !== null && !target) return 'no_reply_target'
+  if (await findOwnByClientId(db, row.participant_id, row.client_id)) return 'client_id_taken'
   const { id } = await allocateId(db, 'contributions')
-  await insertPublic(db, { ...row, id, thread_id: row.thread_id ?? id })
+  await insertPublic(db, {
+    ...row,
+    id,
+    thread_id: target ? Number(target.thread_id) : id,
+    reply_to_participant_id: target ? target.participant_id : null,
+  })
   await saveUsage(db, row.participant_id, usage)
-  return id
+  return { id }
 }
 
 export async function findOwnByClientId(db: Db, participantId: string, clientId: string) {

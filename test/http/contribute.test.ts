@@ -222,9 +222,12 @@ describe('contribute', () => {
       thread.body.contributions.map((c) => c.id),
       [root.body.id, reply.body.id, nested.body.id],
     )
+    // Refused before anything is written: no post, no usage, no activity (the insert itself looks the parent up).
+    const stored = await storedState(t.server.database.db)
     const missing = await post(t, a.key, { reply_to: 999999 })
     assert.equal(missing.status, 400)
     assert.equal((missing.body as unknown as ErrorReply).error.code, 'not_found')
+    assert.equal(await storedState(t.server.database.db), stored)
   })
 
   test('bounds and strictness: each violation is 400 and nothing is stored', async () => {

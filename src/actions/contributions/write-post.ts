@@ -3,7 +3,7 @@ import type { ActionContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
-import { findOwnByClientId, findReplyTarget, insertContribution } from '../../store/contributions.ts'
+import { findOwnByClientId, insertContribution } from '../../store/contributions.ts'
 import type { WriteOrder } from '../../store/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
 
@@ -75,29 +75,21 @@ export async function writePost(
     if (earlier) return { id: Number(earlier.id), duplicate: true }
     throw refusal
   }
-  const target = post.replyTo === undefined ? undefined : await findReplyTarget(ctx.db, post.replyTo)
-  if (post.replyTo !== undefined && !target) {
-    // A retry's target existed when it was first written: contributions are never deleted.
-    throw new ServiceError('not_found', `reply_to ${post.replyTo} names no contribution.`, {
-      details: [{ path: '/reply_to', message: 'no such contribution' }],
-    })
-  }
   const createdAt = iso(ctx.now)
   const facts = {
     provenance: post.provenance,
     room: post.room,
-    isReply: target !== undefined,
+    // Counted as a reply only if the parent is found: the insert writes nothing otherwise.
+    isReply: post.replyTo !== undefined,
     dateUtc: utcDate(ctx.now),
     at: createdAt,
   }
   const pending = await usageOf(ctx, post.participantId, (activity) => contributionUsage(activity, facts))
-  const id = await insertContribution(
+  const inserted = await insertContribution(
     ctx.db,
     {
       participant_id: post.participantId,
       reply_to: post.replyTo ?? null,
-      thread_id: target ? Number(target.thread_id) : null,
-      reply_to_participant_id: target ? target.participant_id : null,
       room: post.room,
       kind: post.kind,
       content: post.content,
@@ -109,9 +101,15 @@ export async function writePost(
     pending.usage,
     options,
   )
-  if (id !== undefined) {
+  if (inserted === 'no_reply_target') {
+    // A retry's target existed when it was first written: contributions are never deleted.
+    throw new ServiceError('not_found', `reply_to ${post.replyTo} names no contribution.`, {
+      details: [{ path: '/reply_to', message: 'no such contribution' }],
+    })
+  }
+  if (inserted !== 'client_id_taken') {
     pending.saved()
-    return { id, duplicate: false }
+    return { id: inserted.id, duplicate: false }
   }
   const earlier = await earlierPost(ctx, post)
   if (!earlier) throw new Error(`client_id ${post.clientId} was refused as taken, yet names no post`)
