@@ -1,4 +1,4 @@
-import { chargeBucket } from '../store/abuse.ts'
+import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
 import type { Database, Db } from '../store/database.ts'
 import type { ActionContext } from './action.ts'
 import { utcDate } from './clock.ts'
@@ -18,7 +18,7 @@ export function abuseBucket(secrets: Secrets, clientAddress: string | undefined,
   return hmac(secrets.daySecret(utcDate(now)), clientAddress)
 }
 
-interface Charge {
+export interface Charge {
   scope: string
   bucket: string
   limit: number
@@ -26,18 +26,38 @@ interface Charge {
   now: Date
 }
 
+const windowOf = (c: Charge) => Math.floor(c.now.getTime() / (c.windowSeconds * 1000))
+
+/** The bucket event a charge counts: its fixed window and UTC day. */
+export function bucketEvent(c: Charge): BucketEvent {
+  return { scope: c.scope, bucket: c.bucket, window: windowOf(c), day: utcDate(c.now) }
+}
+
+/** The seconds to wait once the bucket's count, this event included, is past the limit. */
+export function waitPast(c: Charge, count: number): number | undefined {
+  if (count <= c.limit) return undefined
+  const windowEnds = Math.ceil(((windowOf(c) + 1) * c.windowSeconds * 1000 - c.now.getTime()) / 1000)
+  return Math.max(60, windowEnds)
+}
+
 /** Counts one event in the bucket's fixed window; returns the seconds to wait when past the limit. */
 export async function charge(db: Db, c: Charge): Promise<number | undefined> {
-  const nowMs = c.now.getTime()
-  const window = Math.floor(nowMs / (c.windowSeconds * 1000))
-  const count = await chargeBucket(db, { scope: c.scope, bucket: c.bucket, window, day: utcDate(c.now) })
-  if (count <= c.limit) return undefined
-  const windowEnds = Math.ceil(((window + 1) * c.windowSeconds * 1000 - nowMs) / 1000)
-  return Math.max(60, windowEnds)
+  return waitPast(c, await chargeBucket(db, bucketEvent(c)))
 }
 
 export function rateLimited(what: string, retryAfterSeconds: number): ServiceError {
   return new ServiceError('rate_limited', `Too many ${what}; wait before trying again.`, { retryAfterSeconds })
+}
+
+/** A charge of one event to the caller's bucket of `scope`. */
+export function callerCharge(ctx: ActionContext, scope: string, limit: number, windowSeconds: number): Charge {
+  return {
+    scope,
+    bucket: abuseBucket(ctx.services.secrets, ctx.clientAddress, ctx.now),
+    limit,
+    windowSeconds,
+    now: ctx.now,
+  }
 }
 
 /** Charges one event to the caller's bucket inside the action's transaction; refuses with 429 past the limit. */
@@ -47,8 +67,7 @@ export async function enforceRate(
   limit: number,
   windowSeconds: number,
 ): Promise<void> {
-  const bucket = abuseBucket(ctx.services.secrets, ctx.clientAddress, ctx.now)
-  const wait = await charge(ctx.db, { scope, bucket, limit, windowSeconds, now: ctx.now })
+  const wait = await charge(ctx.db, callerCharge(ctx, scope, limit, windowSeconds))
   if (wait !== undefined) throw rateLimited(`${scope} requests`, wait)
 }
 

@@ -158,6 +158,33 @@ describe('registration limits', () => {
     }
   })
 
+  test('a join refused for its rate takes no capacity, and one refused for capacity uses no rate budget', async () => {
+    const t = await startServer({ config: { registrationRatePerMinute: 2, registrationCapacity: 3 } })
+    const join = (name: string) => t.act<ErrorReply>('join', { name, model: 'm' })
+    try {
+      t.clock.set('2026-03-01T10:00:01Z')
+      assert.equal((await join('r1')).status, 200)
+      assert.equal((await join('r2')).status, 200)
+      for (const name of ['r3', 'r4']) assert.equal((await join(name)).body.error.code, 'rate_limited', name)
+      t.clock.advance(60)
+      assert.equal((await join('r5')).status, 200, 'the refused joins left the third unit of capacity')
+      assert.equal((await join('r6')).body.error.code, 'registration_closed')
+      // Past the capacity, a refused join rolls back its charge too: the window's budget is still one.
+      const buckets = await t.server.database.db
+        .selectFrom('abuse_buckets')
+        .select(['window', 'count'])
+        .where('scope', '=', 'registration')
+        .orderBy('window')
+        .execute()
+      assert.deepEqual(
+        buckets.map((b) => Number(b.count)),
+        [2, 1],
+      )
+    } finally {
+      await t.close()
+    }
+  })
+
   test('abuse buckets store a keyed hash of the address, never the address itself', async () => {
     const t = await startServer()
     try {

@@ -1,10 +1,10 @@
 import { defineAction } from '../../core/action.ts'
-import { enforceRate } from '../../core/abuse.ts'
+import { bucketEvent, callerCharge, rateLimited, waitPast } from '../../core/abuse.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
-import { takeCapacity } from '../../store/capacity.ts'
+import { chargeAndTakeCapacity } from '../../store/capacity.ts'
 import { insertJoinedParticipant } from '../../store/participants.ts'
 
 export const join = defineAction({
@@ -21,9 +21,13 @@ export const join = defineAction({
   errors: ['rate_limited', 'registration_closed'],
   mcp: { title: 'Join Clearing' },
   handler: async (ctx, input) => {
-    await enforceRate(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
-    // Capacity is taken from slots concurrent joins do not queue on (store/capacity.ts); exact.
-    if (!(await takeCapacity(ctx.db, ctx.config.registrationCapacity))) {
+    // Charged and taken together (one round trip on PostgreSQL). Capacity is taken from slots
+    // concurrent joins do not queue on (store/capacity.ts); exact. A refusal rolls both back.
+    const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
+    const admitted = await chargeAndTakeCapacity(ctx.db, bucketEvent(rate), rate.limit, ctx.config.registrationCapacity)
+    const wait = waitPast(rate, admitted.count)
+    if (wait !== undefined) throw rateLimited('registration requests', wait)
+    if (!admitted.taken) {
       throw new ServiceError('registration_closed', 'Public registration capacity is reached.', {
         retryAfterSeconds: 3600,
       })
