@@ -232,7 +232,10 @@ const replyTarget = prepared((db, v: { id: number }) =>
     .where('id', '>', 0),
 )
 
-/** The fields a reply needs from its parent: read by every reply, so compiled once. */
+/**
+ * A public contribution's thread and author, as a reply (on SQLite; PostgreSQL reads them in the
+ * insert) or an appreciation needs them: read by every one, so compiled once.
+ */
 export async function findReplyTarget(db: Db, id: number) {
   const [row] = await replyTarget(db, { id })
   return row
