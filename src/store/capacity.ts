@@ -84,10 +84,11 @@ export async function chargeAndTakeCapacity(
     return { count, taken: count <= limit && (await takeCapacity(db, capacity)) }
   }
   const [row] = await chargeAndTake(db, { ...event, limit, ...shareOf(capacity) })
-  const count = Number(row?.count)
+  if (row === undefined) throw new Error('the charge and capacity statement returned no row')
+  const count = Number(row.count)
   if (count > limit) return { count, taken: false }
   // No slot with room was free: every one was held by another join, or registration is full.
-  return { count, taken: row?.slot != null || (await takeCapacity(db, capacity, false)) }
+  return { count, taken: row.slot !== null || (await takeCapacity(db, capacity, false)) }
 }
 
 /** Spreads the registrations made so far over the slots (migration 006, benchmark seeding). */
