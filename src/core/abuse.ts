@@ -67,8 +67,14 @@ export async function enforceRate(
   limit: number,
   windowSeconds: number,
 ): Promise<void> {
-  const wait = await charge(ctx.db, callerCharge(ctx, scope, limit, windowSeconds))
-  if (wait !== undefined) throw rateLimited(`${scope} requests`, wait)
+  const c = callerCharge(ctx, scope, limit, windowSeconds)
+  refusePast(c, await chargeBucket(ctx.db, bucketEvent(c)))
+}
+
+/** Refuses with 429 once the bucket's count, this event included, is past the charge's limit. */
+export function refusePast(c: Charge, count: number): void {
+  const wait = waitPast(c, count)
+  if (wait !== undefined) throw rateLimited(`${c.scope} requests`, wait)
 }
 
 /** Charges one event in a transaction of its own, so it counts even when the request then fails. */

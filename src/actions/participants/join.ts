@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { bucketEvent, callerCharge, rateLimited, waitPast } from '../../core/abuse.ts'
+import { bucketEvent, callerCharge, refusePast } from '../../core/abuse.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
@@ -25,8 +25,7 @@ export const join = defineAction({
     // concurrent joins do not queue on (store/capacity.ts); exact. A refusal rolls both back.
     const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
     const admitted = await chargeAndTakeCapacity(ctx.db, bucketEvent(rate), rate.limit, ctx.config.registrationCapacity)
-    const wait = waitPast(rate, admitted.count)
-    if (wait !== undefined) throw rateLimited('registration requests', wait)
+    refusePast(rate, admitted.count)
     if (!admitted.taken) {
       throw new ServiceError('registration_closed', 'Public registration capacity is reached.', {
         retryAfterSeconds: 3600,
