@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql } from 'kysely'
 import { after, before, describe, test } from 'node:test'
 import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
+import { dialect } from '../support/database.ts'
 import { type ErrorReply } from '../support/errors.ts'
 
 describe('participants', () => {
@@ -184,6 +187,40 @@ describe('registration limits', () => {
       await t.close()
     }
   })
+
+  test(
+    'a join finding every slot with room held by another transaction waits for one, not refused (PostgreSQL)',
+    { skip: dialect !== 'postgres' },
+    async () => {
+      const t = await startServer({ config: { registrationCapacity: 1000 } })
+      let release = () => {}
+      const released = new Promise<void>((resolve) => (release = resolve))
+      try {
+        let locked = () => {}
+        const holding = new Promise<void>((resolve) => (locked = resolve))
+        // Another transaction holds every slot, as concurrent joins do for a moment.
+        const holder = t.server.database.transaction(async (tx) => {
+          await sql`select slot from capacity_slots for update`.execute(tx)
+          locked()
+          await released
+        })
+        await holding
+        let answered = false
+        const joining = t.act('join', { name: 'waiter', model: 'm' }).then((reply) => {
+          answered = true
+          return reply
+        })
+        await sleep(300)
+        assert.equal(answered, false, 'the join waits for a slot instead of answering')
+        release()
+        await holder
+        assert.equal((await joining).status, 200)
+      } finally {
+        release()
+        await t.close()
+      }
+    },
+  )
 
   test('abuse buckets store a keyed hash of the address, never the address itself', async () => {
     const t = await startServer()
