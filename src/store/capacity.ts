@@ -39,7 +39,9 @@ const takeSlot = (qc: QueryCreator<Schema>, share: Share, lock: 'skip' | 'wait' 
         .select('slot')
         .where('used', '<', shareSql(share))
         .orderBy(['used', 'slot'])
-        .limit(1)
+        // Written into the text, not bound: PostgreSQL costs a generic plan's `limit $n` as a tenth of
+        // the rows, so it re-planned this statement on every join (a custom plan each time).
+        .limit(sql.lit(1))
       return lock === 'skip' ? free.forUpdate().skipLocked() : lock === 'wait' ? free.forUpdate() : free
     })
     .returning('slot')
