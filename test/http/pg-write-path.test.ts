@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { Publisher } from '../../src/core/publisher.ts'
+import { chargeAndTakeCapacity } from '../../src/store/capacity.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
 import { contributionUsage, emptyActivity } from '../../src/store/usage.ts'
 import type { Database } from '../../src/store/database.ts'
@@ -480,6 +481,24 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const plans = await publisherPlans()
     assert.equal(plans.length, 2, "the named rows' statement and the sweep's")
     for (const plan of plans) assert.doesNotMatch(plan, /Seq Scan on (contributions|memory_revisions|drafts)\b/, plan)
+  })
+  test("a join's charge-and-capacity statement keeps one generic plan instead of being planned on every join", async () => {
+    const plans = await store()
+      .db.connection()
+      .execute(async (db) => {
+        // PostgreSQL plans a named statement's first five runs for their values, then keeps a generic
+        // plan unless it costs more: a bound LIMIT made it cost more, so every join was planned anew.
+        for (let n = 0; n < 8; n++) {
+          const event = { scope: 'join', bucket: `plan-probe-${n}`, window: 1, day: '2026-11-27' }
+          await db.transaction().execute((tx) => chargeAndTakeCapacity(tx, event, 10, 1_000_000))
+        }
+        const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
+          select generic_plans, custom_plans from pg_prepared_statements
+          where statement like '%"capacity_slots"%' and statement like '%"abuse_buckets"%'`.execute(db)
+        return rows
+      })
+    assert.equal(plans.length, 1, JSON.stringify(plans))
+    assert.ok(Number(plans[0]!.generic_plans) >= 3 && Number(plans[0]!.custom_plans) <= 5, JSON.stringify(plans))
   })
 })
 
