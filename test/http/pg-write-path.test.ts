@@ -482,6 +482,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.equal(plans.length, 2, "the named rows' statement and the sweep's")
     for (const plan of plans) assert.doesNotMatch(plan, /Seq Scan on (contributions|memory_revisions|drafts)\b/, plan)
   })
+
   test("a join's charge-and-capacity statement keeps one generic plan instead of being planned on every join", async () => {
     const plans = await store()
       .db.connection()
