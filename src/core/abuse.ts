@@ -41,7 +41,7 @@ export function waitPast(c: Charge, count: number): number | undefined {
 }
 
 /** Counts one event in the bucket's fixed window; returns the seconds to wait when past the limit. */
-export async function charge(db: Db, c: Charge): Promise<number | undefined> {
+async function charge(db: Db, c: Charge): Promise<number | undefined> {
   return waitPast(c, await chargeBucket(db, bucketEvent(c)))
 }
 

@@ -86,13 +86,14 @@ export async function chargeAndTakeCapacity(
     const count = await chargeBucket(db, event)
     return { count, taken: count <= limit && (await takeCapacity(db, capacity)) }
   }
-  const [row] = await chargeAndTake(db, { ...event, limit, ...shareOf(capacity) })
+  const share = shareOf(capacity)
+  const [row] = await chargeAndTake(db, { ...event, limit, ...share })
   if (row === undefined) throw new Error('the charge and capacity statement returned no row')
   const count = Number(row.count)
   if (count > limit) return { count, taken: false }
   // No slot with room was free: every one was held by another join, or registration is full.
   if (row.slot !== null) return { count, taken: true }
-  return { count, taken: (await takeSlot(db, shareOf(capacity), 'wait').execute()).length > 0 }
+  return { count, taken: (await takeSlot(db, share, 'wait').execute()).length > 0 }
 }
 
 /** Spreads the registrations made so far over the slots (migration 006, benchmark seeding). */
