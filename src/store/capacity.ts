@@ -38,7 +38,8 @@ const takeSlot = (qc: QueryCreator<Schema>, share: Share, lock: 'skip' | 'wait' 
         .selectFrom('capacity_slots')
         .select('slot')
         .where('used', '<', shareSql(share))
-        .orderBy(['used', 'slot'])
+        .orderBy('used')
+        .orderBy('slot')
         // Written into the text, not bound: PostgreSQL costs a generic plan's `limit $n` as a tenth of
         // the rows, so it re-planned this statement on every join (a custom plan each time).
         .limit(sql.lit(1))
