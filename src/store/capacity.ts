@@ -47,17 +47,16 @@ const takeSlot = (qc: QueryCreator<Schema>, share: Share, lock: 'skip' | 'wait' 
     })
     .returning('slot')
 
-/** Takes one unit of capacity in the caller's transaction; false when registration is full. */
-export async function takeCapacity(db: Db, capacity: number): Promise<boolean> {
-  for (const lock of isPostgres(db) ? (['skip', 'wait'] as const) : (['none'] as const)) {
-    if ((await takeSlot(db, shareOf(capacity), lock).execute()).length > 0) return true
-  }
-  return false
-}
+/**
+ * The slot step as a statement of its own, compiled once (store/prepared.ts): every join on SQLite
+ * runs it unlocked, and a join on PostgreSQL that found no free slot runs it waiting.
+ */
+const takeSlotUnlocked = prepared((db, v: Share) => takeSlot(db, v, 'none'))
+const takeSlotWaiting = prepared((db, v: Share) => takeSlot(db, v, 'wait'))
 
 /**
  * PostgreSQL: a join's charge to its client's registration bucket (the same step the bucket's own
- * statement runs) and its unit of capacity (the same step takeCapacity runs first) in one round trip
+ * statement runs) and its unit of capacity (the slot step, skipping held slots) in one round trip
  * instead of two (focused writes, three pairs: join 1,894-1,970 -> 2,022-2,145/s). The unit is taken
  * only while the bucket's count is within the limit; a refused join rolls its transaction back,
  * charge included, as before.
@@ -85,7 +84,7 @@ export async function chargeAndTakeCapacity(
 ): Promise<{ count: number; taken: boolean }> {
   if (!isPostgres(db)) {
     const count = await chargeBucket(db, event)
-    return { count, taken: count <= limit && (await takeCapacity(db, capacity)) }
+    return { count, taken: count <= limit && (await takeSlotUnlocked(db, shareOf(capacity))).length > 0 }
   }
   const share = shareOf(capacity)
   const [row] = await chargeAndTake(db, { ...event, limit, ...share })
@@ -94,7 +93,7 @@ export async function chargeAndTakeCapacity(
   if (count > limit) return { count, taken: false }
   // No slot with room was free: every one was held by another join, or registration is full.
   if (row.slot !== null) return { count, taken: true }
-  return { count, taken: (await takeSlot(db, share, 'wait').execute()).length > 0 }
+  return { count, taken: (await takeSlotWaiting(db, share)).length > 0 }
 }
 
 /** Spreads the registrations made so far over the slots (migration 006, benchmark seeding). */
