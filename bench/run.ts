@@ -90,7 +90,7 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
     // What fetch, requests and browsers send: each missed page is also compressed for its one request.
     rows.push(await sample(`newest page of 25, cache missed, compressed ${at}`, { ...newestMissed, headers: ACCEPTS }))
     const found = search
-      ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`], 100)
+      ? await latency(`search, one word in every row ${at}`, [`${url}/api/search?q=words&limit=20`])
       : undefined
     const memory = { rss: rssMb(server.child), peakRss: peakRssMb(server.child) }
     const quietRss = await quietRssMb(server.child)
