@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { rollupUsage } from '../store/usage.ts'
+import { reclaimDeltaSpace, rollupUsage } from '../store/usage.ts'
 import type { Runtime } from './pipeline.ts'
 
 const INTERVAL_MS = 1000
@@ -14,6 +14,7 @@ export function startHousekeeping(rt: Pick<Runtime, 'database' | 'publisher'>, l
   let running: Promise<void> | undefined
   const pass = async () => {
     await rt.database.transaction((tx) => rollupUsage(tx))
+    await reclaimDeltaSpace(rt.database.db)
     await rt.publisher.sweep()
   }
   const timer = setInterval(() => {

@@ -85,10 +85,14 @@ export async function publishPending(db: Db, only?: readonly number[]): Promise<
   return new Map(rows.map((row) => [Number(row.old), Number(row.new)]))
 }
 
-/** True when rows wait for a public id (cheap: a range scan of the primary key). */
+/**
+ * True when rows wait for a public id: a range scan of the primary key, in its order. Unordered, a
+ * table never analyzed (autovacuum off) was scanned whole instead, as PostgreSQL guesses a third of
+ * its rows have negative ids: 49 ms each second at 430,000 contributions, none of them provisional.
+ */
 export async function hasPending(db: Db): Promise<boolean> {
   for (const table of PUBLIC_TABLES) {
-    const row = await db.selectFrom(table).select('id').where('id', '<', 0).limit(1).executeTakeFirst()
+    const row = await db.selectFrom(table).select('id').where('id', '<', 0).orderBy('id').limit(1).executeTakeFirst()
     if (row) return true
   }
   return false
