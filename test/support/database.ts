@@ -20,8 +20,17 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-/** `file: true` gives SQLite a temporary file, so several connections (servers) can share it. */
-export async function freshDatabase(options: { file?: boolean } = {}): Promise<TestDatabase> {
+export interface DatabaseOptions {
+  /** SQLite: a temporary file, so several connections (servers) can share it. */
+  file?: boolean
+  /**
+   * PostgreSQL: a database of its own instead of a schema, for a test whose outcome other files'
+   * transactions would change: what VACUUM may remove depends on every transaction open in the database.
+   */
+  own?: boolean
+}
+
+export async function freshDatabase(options: DatabaseOptions = {}): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     if (!options.file) return { url: 'sqlite::memory:', drop: async () => {} }
     const dir = await mkdtemp(join(tmpdir(), 'clearing-test-'))
@@ -30,6 +39,12 @@ export async function freshDatabase(options: { file?: boolean } = {}): Promise<T
   const base = process.env.TEST_DATABASE_URL
   if (!base) throw new Error('TEST_DIALECT=postgres needs TEST_DATABASE_URL')
   const schema = `t_${testRunTag()}_${randomBytes(6).toString('hex')}`
+  if (options.own) {
+    await adminQuery(base, `create database ${schema}`)
+    const url = new URL(base)
+    url.pathname = `/${schema}`
+    return { url: url.href, drop: () => adminQuery(base, `drop database if exists ${schema} with (force)`) }
+  }
   await adminQuery(base, `create schema ${schema}`)
   const separator = base.includes('?') ? '&' : '?'
   return {
@@ -45,11 +60,11 @@ export async function freshDatabase(options: { file?: boolean } = {}): Promise<T
  * closed after them: `store()` gives it to the tests (and to later `before` hooks, which run after this
  * one's).
  */
-export function migratedStore(): () => Database {
+export function migratedStore(options: DatabaseOptions = {}): () => Database {
   let owned: TestDatabase | undefined
   let database: Database | undefined
   before(async () => {
-    owned = await freshDatabase()
+    owned = await freshDatabase(options)
     database = openDatabase(owned.url)
     await migrate(database.db)
   })
@@ -78,22 +93,32 @@ const LEGACY_SCHEMA_NAME = /^t_[0-9a-f]{12}$/
 /** Schemas of a run killed before it could clean up are dropped by a later run once they are this old. */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
 
-/** Drops the schemas of this run, and those left by runs started over a day ago (scripts/test.ts). */
+/**
+ * Drops the schemas and own databases of this run, and those left by runs started over a day ago
+ * (scripts/test.ts).
+ */
 export async function dropTestSchemas(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    const { rows } = await client.query<{ name: string }>(
+    const tag = testRunTag()
+    const leftBehind = (name: string) => {
+      const match = SCHEMA_NAME.exec(name)
+      if (!match) return false
+      const ours = `${match[1]}${match[2]}` === tag
+      return ours || Date.now() - parseInt(match[1] as string, 36) > ABANDONED_AFTER_MS
+    }
+    const schemas = await client.query<{ name: string }>(
       `select nspname as name from pg_namespace where nspname like 't\\_%'`,
     )
-    const tag = testRunTag()
-    for (const { name } of rows) {
-      if (LEGACY_SCHEMA_NAME.test(name)) await client.query(`drop schema if exists ${name} cascade`)
-      const match = SCHEMA_NAME.exec(name)
-      if (!match) continue
-      const ours = `${match[1]}${match[2]}` === tag
-      const abandoned = Date.now() - parseInt(match[1] as string, 36) > ABANDONED_AFTER_MS
-      if (ours || abandoned) await client.query(`drop schema if exists ${name} cascade`)
+    for (const { name } of schemas.rows) {
+      if (LEGACY_SCHEMA_NAME.test(name) || leftBehind(name)) await client.query(`drop schema if exists ${name} cascade`)
+    }
+    const databases = await client.query<{ name: string }>(
+      `select datname as name from pg_database where datname like 't\\_%'`,
+    )
+    for (const { name } of databases.rows) {
+      if (leftBehind(name)) await client.query(`drop database if exists ${name} with (force)`)
     }
   } finally {
     await client.end()
