@@ -3,18 +3,25 @@ import { reclaimDeltaSpace, rollupUsage } from '../store/usage.ts'
 import type { Runtime } from './pipeline.ts'
 
 const INTERVAL_MS = 1000
+/**
+ * The deltas' table is vacuumed every tenth pass (reclaimDeltaSpace, store/usage.ts), so it holds at
+ * most ten seconds of deltas: vacuumed every pass it would stay smaller, but each vacuum rewrites the
+ * table's statistics in the catalog, which drops every connection's plans of the writes that name it.
+ */
+const RECLAIM_EVERY = 10
 
 /**
  * Every second: fold appended usage deltas into their totals (so the summary sums few rows) and
- * publish rows a crashed writer left provisional. Both are cheap no-ops when there is nothing to do,
- * safe on every instance at once, and only bound how long leftovers wait: correctness never depends
- * on them. The timer is unref'd; the returned function stops it and waits for a pass in progress.
+ * publish rows a crashed writer left provisional; every tenth second, reclaim the deltas' space. Each
+ * is a cheap no-op when there is nothing to do, safe on every instance at once, and only bounds how
+ * long leftovers wait: correctness never depends on them. The timer is unref'd; the returned function stops it and waits for a pass in progress.
  */
 export function startHousekeeping(rt: Pick<Runtime, 'database' | 'publisher'>, logger: Logger): () => Promise<void> {
   let running: Promise<void> | undefined
+  let passes = 0
   const pass = async () => {
     await rt.database.transaction((tx) => rollupUsage(tx))
-    await reclaimDeltaSpace(rt.database.db)
+    if (++passes % RECLAIM_EVERY === 0) await reclaimDeltaSpace(rt.database.db)
     await rt.publisher.sweep()
   }
   const timer = setInterval(() => {

@@ -269,8 +269,8 @@ export async function rollupUsage(db: Db): Promise<void> {
  * The rollup empties usage_deltas every second, and PostgreSQL reuses the space of deleted rows only
  * once the table is vacuumed: where autovacuum is off or slow, every insert extended the table and
  * every rollup and usage summary read all of it (156 MB holding 5,775 rows after 400,000 writes: the
- * rollup 49 ms; the summary 22-49 ms over a million deleted rows, 0.9 ms vacuumed). Vacuumed after
- * each rollup it stays a few pages (1-7 ms a run under the write bench). SKIP_LOCKED lets an instance
+ * rollup 49 ms; the summary 22-49 ms over a million deleted rows, 0.9 ms vacuumed). Vacuumed every
+ * tenth rollup (core/housekeeping.ts) it stays a few pages. SKIP_LOCKED lets an instance
  * pass while another vacuums it; TRUNCATE false keeps the emptied pages, whose truncation takes a lock
  * every writer then waits for (runs of 100-300 ms). SQLite reuses freed pages by itself. Nothing
  * depends on it, so a failure is ignored: an engine without VACUUM (the wire-compatible ones DESIGN.md
