@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
+import pino from 'pino'
+import { startHousekeeping } from '../../src/core/housekeeping.ts'
 import { Publisher } from '../../src/core/publisher.ts'
 import { chargeAndTakeCapacity } from '../../src/store/capacity.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
@@ -556,6 +558,34 @@ describe('the usage rollup on PostgreSQL', { skip: dialect !== 'postgres' }, () 
     // Unvacuumed, each round's rows went to new pages: six rounds, six times the first round's pages.
     // Vacuumed, each reuses the pages the one before emptied.
     assert.ok(sizes.at(-1)! < 3 * sizes[0]!, `usage_deltas grew: ${sizes.join(', ')} bytes`)
+  })
+
+  test('housekeeping vacuums the deltas every tenth pass, not every pass', async (t) => {
+    const vacuums = async () => {
+      const { rows } = await sql<{ count: string }>`
+        select vacuum_count as count from pg_stat_user_tables where relname = 'usage_deltas'`.execute(store().db)
+      return Number(rows[0]?.count)
+    }
+    // The sweep is a pass's last step: each pass's end is awaited there.
+    let passEnded: () => void = () => {}
+    const publisher = new Publisher(store())
+    const sweep = publisher.sweep.bind(publisher)
+    publisher.sweep = async () => {
+      await sweep()
+      passEnded()
+    }
+    t.mock.timers.enable({ apis: ['setInterval'] })
+    const stop = startHousekeeping({ database: store(), publisher }, pino({ level: 'silent' }))
+    const before = await vacuums()
+    const counted: number[] = []
+    for (let pass = 1; pass <= 10; pass++) {
+      const ended = new Promise<void>((resolve) => (passEnded = resolve))
+      t.mock.timers.tick(1000)
+      await ended
+      counted.push((await vacuums()) - before)
+    }
+    await stop()
+    assert.deepEqual(counted, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
   })
 })
 
