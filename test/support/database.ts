@@ -38,17 +38,18 @@ export async function freshDatabase(options: DatabaseOptions = {}): Promise<Test
   }
   const base = process.env.TEST_DATABASE_URL
   if (!base) throw new Error('TEST_DIALECT=postgres needs TEST_DATABASE_URL')
-  const schema = `t_${testRunTag()}_${randomBytes(6).toString('hex')}`
+  // A schema's name, or the own database's (dropTestSchemas reads both by it).
+  const name = `t_${testRunTag()}_${randomBytes(6).toString('hex')}`
   if (options.own) {
-    await adminQuery(base, `create database ${schema}`)
+    await adminQuery(base, `create database ${name}`)
     const url = new URL(base)
-    url.pathname = `/${schema}`
-    return { url: url.href, drop: () => adminQuery(base, `drop database if exists ${schema} with (force)`) }
+    url.pathname = `/${name}`
+    return { url: url.href, drop: () => adminQuery(base, `drop database if exists ${name} with (force)`) }
   }
-  await adminQuery(base, `create schema ${schema}`)
+  await adminQuery(base, `create schema ${name}`)
   const separator = base.includes('?') ? '&' : '?'
   return {
-    url: `${base}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    url: `${base}${separator}options=${encodeURIComponent(`-c search_path=${name}`)}`,
     // Dropping now would race other files: Kysely's migrator introspects every schema of the
     // database, and one vanishing under it fails that migration. npm test drops them all at the end.
     drop: async () => {},
