@@ -270,11 +270,11 @@ export async function rollupUsage(db: Db): Promise<void> {
  * once the table is vacuumed: where autovacuum is off or slow, every insert extended the table and
  * every rollup and usage summary read all of it (156 MB holding 5,775 rows after 400,000 writes: the
  * rollup 49 ms; the summary 22-49 ms over a million deleted rows, 0.9 ms vacuumed). Vacuumed every
- * tenth rollup (core/housekeeping.ts) it stays a few pages. SKIP_LOCKED lets an instance
- * pass while another vacuums it; TRUNCATE false keeps the emptied pages, whose truncation takes a lock
- * every writer then waits for (runs of 100-300 ms). SQLite reuses freed pages by itself. Nothing
- * depends on it, so a failure is ignored: an engine without VACUUM (the wire-compatible ones DESIGN.md
- * names) or a role that does not own the table leaves the space to the engine's own cleanup.
+ * tenth rollup (core/housekeeping.ts) it stays a few pages. SKIP_LOCKED lets an instance pass while
+ * another vacuums it; TRUNCATE false keeps the emptied pages, whose truncation takes a lock every
+ * writer then waits for (runs of 100-300 ms). SQLite reuses freed pages by itself. Nothing depends on
+ * it, so a failure is ignored: an engine without VACUUM (the wire-compatible ones DESIGN.md names) or
+ * a role that does not own the table leaves the space to the engine's own cleanup.
  */
 export async function reclaimDeltaSpace(db: Db): Promise<void> {
   if (isPostgres(db)) await sql`vacuum (skip_locked, truncate false) usage_deltas`.execute(db).catch(() => {})
