@@ -230,39 +230,32 @@ const addedToTotal = (oc: OnConflictBuilder<Schema, 'usage_totals'>) =>
   oc.column('name').doUpdateSet((eb) => ({ value: eb('usage_totals.value', '+', eb.ref('excluded.value')) }))
 
 /**
- * Folds appended deltas into the totals. Safe to run anywhere at any time: each delta row is deleted
- * by exactly one rollup (a concurrent one waits for the row and then finds it gone), and its value is
- * added to its total in the same transaction. On PostgreSQL the rows are deleted and summed in one
- * statement, so a row committed meanwhile is neither deleted nor counted, and none travel to the
- * server; SQLite, with one writer, sums them here.
+ * Folds appended deltas into the totals, summed per counter by the database. Safe to run anywhere at
+ * any time: each delta row is deleted by exactly one rollup (a concurrent one waits for the row and
+ * then finds it gone), and its value is added to its total in the same transaction. On PostgreSQL the
+ * rows are deleted and summed in one statement, so a row committed meanwhile is neither deleted nor
+ * counted; SQLite, which cannot delete in a WITH, reads them and deletes them after, its one writer
+ * letting nothing in between.
  */
 export async function rollupUsage(db: Db): Promise<void> {
-  if (isPostgres(db)) {
-    await db
-      .with('moved', (qc) => qc.deleteFrom('usage_deltas').returning(['name', 'delta']))
-      .insertInto('usage_totals')
-      .columns(['name', 'value'])
-      .expression((eb) =>
-        eb
-          .selectFrom('moved')
-          .select((moved) => ['name', moved.fn.sum<number>('delta').as('value')])
-          .groupBy('name'),
-      )
-      .onConflict(addedToTotal)
-      .execute()
-    return
-  }
-  const moved = await db.deleteFrom('usage_deltas').returning(['name', 'delta']).execute()
-  const sums = new Map<string, number>()
-  for (const { name, delta } of moved) sums.set(name, (sums.get(name) ?? 0) + Number(delta))
-  const rows = [...sums].map(([name, value]) => ({ name, value }))
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
-      .insertInto('usage_totals')
-      .values(rows.slice(i, i + 500))
-      .onConflict(addedToTotal)
-      .execute()
-  }
+  const postgres = isPostgres(db)
+  const moved = postgres
+    ? db.with('moved', (qc) => qc.deleteFrom('usage_deltas').returning(['name', 'delta']))
+    : db.with('moved', (qc) => qc.selectFrom('usage_deltas').select(['name', 'delta']))
+  await moved
+    .insertInto('usage_totals')
+    .columns(['name', 'value'])
+    .expression((eb) =>
+      eb
+        .selectFrom('moved')
+        .select((row) => ['name', row.fn.sum<number>('delta').as('value')])
+        // SQLite reads an upsert's ON after a bare FROM as a join's: its documentation asks for a WHERE.
+        .where(sql.lit(true))
+        .groupBy('name'),
+    )
+    .onConflict(addedToTotal)
+    .execute()
+  if (!postgres) await db.deleteFrom('usage_deltas').execute()
 }
 
 /**

@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { rebuildUsage } from '../../src/store/usage-rebuild.ts'
+import { rollupUsage } from '../../src/store/usage.ts'
+import { migratedStore } from '../support/database.ts'
 
 type Usage = {
   generated_at: string
@@ -265,5 +267,37 @@ describe('usage counters kept by the writes equal a rebuild from the records', (
     } finally {
       await t.close()
     }
+  })
+})
+
+describe('the usage rollup', () => {
+  const store = migratedStore()
+
+  test('folds every delta into its total exactly, empties the deltas, and changes nothing when none are left', async () => {
+    const db = store().db
+    await db.insertInto('usage_totals').values({ name: 'rollup.kept', value: 40 }).execute()
+    await db
+      .insertInto('usage_deltas')
+      .values([
+        { name: 'rollup.kept', delta: 5 },
+        { name: 'rollup.kept', delta: -3 },
+        { name: 'rollup.new', delta: 7 },
+        { name: 'rollup.new', delta: 7 },
+        { name: 'rollup.zero', delta: 2 },
+        { name: 'rollup.zero', delta: -2 },
+      ])
+      .execute()
+    const totals = async () =>
+      Object.fromEntries(
+        (await db.selectFrom('usage_totals').select(['name', 'value']).where('name', 'like', 'rollup.%').execute()).map(
+          (row) => [row.name, Number(row.value)],
+        ),
+      )
+    await store().transaction((tx) => rollupUsage(tx))
+    const folded = { 'rollup.kept': 42, 'rollup.new': 14, 'rollup.zero': 0 }
+    assert.deepEqual(await totals(), folded)
+    assert.deepEqual(await db.selectFrom('usage_deltas').select('name').execute(), [])
+    await store().transaction((tx) => rollupUsage(tx))
+    assert.deepEqual(await totals(), folded)
   })
 })
