@@ -8,6 +8,7 @@ import type { Services } from './core/action.ts'
 import { createAlerts } from './core/alerts.ts'
 import { buildDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
+import { KnownAuthors } from './core/known-authors.ts'
 import { KeyGuard } from './core/key-guard.ts'
 import { Publisher } from './core/publisher.ts'
 import { ReadCache } from './core/read-cache.ts'
@@ -37,7 +38,7 @@ export const registry = new Registry(ACTIONS)
 const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: FAST.brotliQuality } }
 const GZIP = { level: FAST.gzipLevel }
 
-export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGuard' | 'publisher'> {
+export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGuard' | 'knownAuthors' | 'publisher'> {
   logger: Logger
   baseUrl: string
   secrets: Secrets
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     services,
     readCache,
     keyGuard: new KeyGuard(),
+    knownAuthors: new KnownAuthors(),
     publisher: new Publisher(deps.database),
     metrics,
   }

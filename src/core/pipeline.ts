@@ -9,6 +9,7 @@ import type { Clock, RandomSource } from './clock.ts'
 import type { ActionObserver } from './metrics.ts'
 import { ServiceError, toServiceError } from './errors.ts'
 import type { KeyGuard } from './key-guard.ts'
+import { AuthorChanged, type KnownAuthors } from './known-authors.ts'
 import type { Publisher } from './publisher.ts'
 import type { ReadCache } from './read-cache.ts'
 import type { RegisteredAction } from './registry.ts'
@@ -18,6 +19,7 @@ export interface Runtime {
   database: Database
   readCache: ReadCache
   keyGuard: KeyGuard
+  knownAuthors: KnownAuthors
   publisher: Publisher
   config: Config
   clock: Clock
@@ -96,8 +98,14 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   const flagFirst = keyless && rt.database.dialect === 'postgres'
   if (flagFirst && (await sharedFlag(rt.database.db, WRITES_PAUSED)) === 'true') throw writesPaused()
 
+  // A post's author may come from memory instead of a read (core/known-authors.ts), until a request
+  // from memory is refused: it then runs again, reading.
+  const remembers = def.verifiesAuthor === true && rt.database.dialect === 'postgres'
+  let recall = remembers
+  let author: Authenticated | undefined
   const run = async (db: Db, onCommit: OnCommit, step?: ActionContext['transaction']) => {
-    const authenticated = await authenticate(rt, db, entry, fields.key)
+    const authenticated = await authenticate(rt, db, entry, fields.key, recall)
+    author = authenticated
     if (pausable) {
       const paused = authenticated
         ? authenticated.writesPaused
@@ -114,6 +122,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
       random: rt.random,
       config: rt.config,
       participant,
+      ...(authenticated?.remembered ? { rememberedAuthor: authenticated } : {}),
       clientAddress: call.clientAddress,
       onCommit,
       transaction: step ?? ((fn) => fn(db)),
@@ -126,7 +135,22 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
 
   try {
     // A write's provisional ids (PostgreSQL) become public after its commit, before it answers.
-    if (def.effect === 'write' && !def.callsOut) return await rt.publisher.resolve(await rt.database.transaction(run))
+    if (def.effect === 'write' && !def.callsOut) {
+      const write = async () => rt.publisher.resolve(await rt.database.transaction(run))
+      let result: unknown
+      try {
+        result = await write()
+      } catch (err) {
+        const remembered = author?.remembered ? author : undefined
+        if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
+        rt.knownAuthors.forget(remembered.keyHash)
+        recall = false
+        result = await write()
+      }
+      // As its write left it: its activity moved with the post (core/activity.ts, usageOf).
+      if (remembers && author) rt.knownAuthors.remember(author.keyHash, author.participant)
+      return result
+    }
     if (def.auth === 'participant' && !def.callsOut) return await rt.database.transaction(run)
     // Reads, and actions that call out (each of their steps commits on its own, see ActionDef.callsOut).
     const deferred: Array<() => void | Promise<void>> = []
@@ -143,12 +167,21 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   }
 }
 
+interface Authenticated {
+  participant: CurrentParticipant
+  writesPaused: boolean
+  keyHash: string
+  /** The participant was remembered, not read: the action's write checks it (verifiesAuthor). */
+  remembered: boolean
+}
+
 async function authenticate(
   rt: Runtime,
   db: Db,
   entry: RegisteredAction,
   key: unknown,
-): Promise<{ participant: CurrentParticipant; writesPaused: boolean } | undefined> {
+  recall: boolean,
+): Promise<Authenticated | undefined> {
   const { def } = entry
   if (def.auth !== 'participant') return undefined
   if (typeof key !== 'string') {
@@ -157,7 +190,10 @@ async function authenticate(
       details: [{ path: '/key', message: 'required field "key" is missing' }],
     })
   }
-  const found = await findByKeyHash(db, rt.services.secrets.digest(key))
+  const keyHash = rt.services.secrets.digest(key)
+  const known = recall ? rt.knownAuthors.recall(keyHash) : undefined
+  if (known) return { participant: known, writesPaused: false, keyHash, remembered: true }
+  const found = await findByKeyHash(db, keyHash)
   if (!found || found.state === 'rotated') throw new ServiceError('invalid_key', 'The participation key is not valid.')
   if (found.state === 'revoked')
     throw new ServiceError('key_revoked', 'This key was revoked and can no longer be used.')
@@ -168,7 +204,7 @@ async function authenticate(
   if (participant.status === 'paused' && !def.allowPaused) {
     throw new ServiceError('participant_paused', 'This participant is paused; call resume with the same key first.')
   }
-  return { participant, writesPaused: found.writesPaused }
+  return { participant, writesPaused: found.writesPaused, keyHash, remembered: false }
 }
 
 function requireSecret(presented: unknown, configured: string | null, field: string): void {

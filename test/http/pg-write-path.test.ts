@@ -8,6 +8,7 @@ import { startHousekeeping } from '../../src/core/housekeeping.ts'
 import { Publisher } from '../../src/core/publisher.ts'
 import { chargeAndTakeCapacity } from '../../src/store/capacity.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
+import { findByKeyHash, insertKey } from '../../src/store/participants.ts'
 import { contributionUsage, emptyActivity, reclaimDeltaSpace, rollupUsage } from '../../src/store/usage.ts'
 import type { Database } from '../../src/store/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
@@ -502,6 +503,57 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
       })
     assert.equal(plans.length, 1, JSON.stringify(plans))
     assert.ok(Number(plans[0]!.generic_plans) >= 3 && Number(plans[0]!.custom_plans) <= 5, JSON.stringify(plans))
+  })
+
+  test('a post for a remembered author keeps one generic plan, and checks the author it was given', async () => {
+    const keyHash = 'remembered-author-plan-probe'
+    await insertKey(store().db, keyHash, AUTHOR, AT)
+    const { plans, refused } = await store()
+      .db.connection()
+      .execute(async (db) => {
+        const found = await db.transaction().execute((tx) => findByKeyHash(tx, keyHash))
+        const participant = found!.participant
+        const postAs = (author: typeof participant, n: number) =>
+          db.transaction().execute(async (tx) => {
+            const usage = contributionUsage(author.activity, {
+              provenance: author.provenance,
+              room: 'connection',
+              isReply: false,
+              dateUtc: AT.slice(0, 10),
+              at: AT,
+            })
+            const row = {
+              participant_id: AUTHOR,
+              reply_to: null,
+              room: 'connection',
+              kind: 'conversation',
+              content: `remembered ${n}`,
+              client_id: `remembered-${n}`,
+              created_at: AT,
+              quarantined: 0,
+              payload_hash: null,
+            }
+            const post = await insertContribution(tx, row, usage, {}, { keyHash, participant: author })
+            return { post, activity: { ...author.activity, ...usage.changes } }
+          })
+        // Its first five runs are planned for their values; a generic plan costed higher than those
+        // would make PostgreSQL plan every post again.
+        for (let n = 0; n < 8; n++) {
+          const { post, activity } = await postAs(participant, n)
+          assert.ok(typeof post === 'object', `post ${n} is written: ${String(post)}`)
+          participant.activity = activity
+        }
+        const stale = { ...participant, activity: { ...participant.activity, contributions: 0 } }
+        const { post: refused } = await postAs(stale, 99)
+        const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
+          select generic_plans, custom_plans from pg_prepared_statements
+          where statement like '%"participant_keys"%' and statement like '%insert into "contributions"%'`.execute(db)
+        return { plans: rows, refused }
+      })
+    await new Publisher(store()).sweep()
+    assert.equal(refused, 'author_changed')
+    assert.equal(plans.length, 1, JSON.stringify(plans))
+    assert.ok(Number(plans[0]!.generic_plans) >= 3 && Number(plans[0]!.custom_plans) <= 6, JSON.stringify(plans))
   })
 
   test("the sweep's look for provisional rows reads the primary key, never the whole table, on a table never analyzed", async () => {
