@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { sqlitePath } from '../../src/store/database.ts'
 import { dialect } from '../support/database.ts'
-import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { twoInstances, type TestServer } from '../support/harness.ts'
 
 interface Hold {
   release(): Promise<void>
@@ -48,22 +48,10 @@ async function holdClientId(url: string, participantId: string, clientId: string
 }
 
 describe('a reader polling with after never skips a contribution that commits late', () => {
-  let a: TestServer
-  let b: TestServer
-  let database: Awaited<ReturnType<typeof sharedDatabase>>
-
-  before(async () => {
-    database = await sharedDatabase()
-    a = await startServer({ databaseUrl: database.url })
-    b = await startServer({ databaseUrl: database.url, clock: a.clock })
-  })
-  after(async () => {
-    await a.close()
-    await b.close()
-    await database.drop()
-  })
+  const instances = twoInstances()
 
   test('slow and fast transactions interleaved across two instances', async () => {
+    const { a, b, url } = instances()
     const slow = await a.join('Slow', 'm')
     const fast = await b.join('Fast', 'm')
     a.clock.advance(31)
@@ -91,7 +79,7 @@ describe('a reader polling with after never skips a contribution that commits la
 
     for (let round = 0; round < 3; round++) {
       const slowId = randomUUID()
-      const hold = await holdClientId(database.url, slow.id, slowId)
+      const hold = await holdClientId(url, slow.id, slowId)
       const slowPost = post(a, slow.key, slowId)
       // Let the slow writer reach its insert and wait there, then let the fast one commit.
       await new Promise((resolve) => setTimeout(resolve, 150))

@@ -1,29 +1,15 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { ManualClock } from '../../src/core/clock.ts'
-import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { describe, test } from 'node:test'
+import { twoInstances } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { type ErrorReply } from '../support/errors.ts'
 
 describe('two instances side by side on one database behave as one service', () => {
-  let a: TestServer
-  let b: TestServer
-  let database: Awaited<ReturnType<typeof sharedDatabase>>
-  const clock = new ManualClock()
-
-  before(async () => {
-    database = await sharedDatabase()
-    const config = { registrationRatePerMinute: 4, registrationCapacity: 6 }
-    a = await startServer({ databaseUrl: database.url, clock, config })
-    b = await startServer({ databaseUrl: database.url, clock, config })
-  })
-  after(async () => {
-    await a.close()
-    await b.close()
-    await database.drop()
-  })
+  const instances = twoInstances({ registrationRatePerMinute: 4, registrationCapacity: 6 })
 
   test('registration rate and capacity are shared', async () => {
+    const { a, b } = instances()
+    const { clock } = a
     clock.set('2026-04-01T08:00:01Z')
     const first = await Promise.all([a, b, a, b, a, b].map((s, i) => s.act('join', { name: `p${i}`, model: 'm' })))
     assert.equal(first.filter((r) => r.status === 200).length, 4, 'one budget of 4 per minute across both')
@@ -37,23 +23,11 @@ describe('two instances side by side on one database behave as one service', () 
 })
 
 describe('two instances: contributions', () => {
-  let a: TestServer
-  let b: TestServer
-  let database: Awaited<ReturnType<typeof sharedDatabase>>
-  const clock = new ManualClock()
-
-  before(async () => {
-    database = await sharedDatabase()
-    a = await startServer({ databaseUrl: database.url, clock })
-    b = await startServer({ databaseUrl: database.url, clock })
-  })
-  after(async () => {
-    await a.close()
-    await b.close()
-    await database.drop()
-  })
+  const instances = twoInstances()
 
   test('a key made on one instance works on the other; retries split across instances create one post; a second post inside 30 s is refused by either', async () => {
+    const { a, b } = instances()
+    const { clock } = a
     const me = await a.join()
     clock.advance(31)
     const fields = { key: me.key, room: 'connection', kind: 'conversation', content: 'split', client_id: 'split-1' }
@@ -70,6 +44,8 @@ describe('two instances: contributions', () => {
   })
 
   test('ids stay unique and increasing when both instances accept posts at once', async () => {
+    const { a, b } = instances()
+    const { clock } = a
     const people = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).join(`w${i}`, 'm')))
     clock.advance(31)
     const replies = await Promise.all(
@@ -96,6 +72,8 @@ describe('two instances: contributions', () => {
   })
 
   test('a page cached on one instance reflects posts and quarantines made on the other at once', async () => {
+    const { a, b } = instances()
+    const { clock } = a
     const me = await b.join('Cache', 'm')
     const first = await (async () => {
       clock.advance(31)

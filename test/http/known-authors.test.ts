@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.ts'
-import { ManualClock } from '../../src/core/clock.ts'
 import { dialect } from '../support/database.ts'
-import { freshKey, post, sharedDatabase, startServer, type Reply, type TestServer } from '../support/harness.ts'
+import { freshKey, post, startServer, twoInstances, type Reply, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import type { ErrorReply } from '../support/errors.ts'
 
@@ -144,24 +143,10 @@ describe('a post for a remembered author answers as a fresh read would', () => {
 })
 
 describe('a remembered author across instances and concurrent posts', () => {
-  let a: TestServer
-  let b: TestServer
-  let database: Awaited<ReturnType<typeof sharedDatabase>>
-  const clock = new ManualClock()
-
-  before(async () => {
-    database = await sharedDatabase()
-    const config = { contributionIntervalSeconds: 0 }
-    a = await startServer({ databaseUrl: database.url, clock, config })
-    b = await startServer({ databaseUrl: database.url, clock, config })
-  })
-  after(async () => {
-    await a.close()
-    await b.close()
-    await database.drop()
-  })
+  const instances = twoInstances({ contributionIntervalSeconds: 0 })
 
   test('a post through the other instance in between: the next one reads again and counts it', async () => {
+    const { a, b } = instances()
     const me = await a.join()
     const recalls = countRecalls(a)
     assert.equal((await post(a, me.key)).status, 200)
@@ -175,6 +160,7 @@ describe('a remembered author across instances and concurrent posts', () => {
   })
 
   test('concurrent posts of one remembered author all land, each counted once', async () => {
+    const { a, b } = instances()
     const me = await a.join()
     assert.equal((await post(a, me.key)).status, 200)
     const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => post(i % 2 ? a : b, me.key)))

@@ -292,6 +292,18 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
   })
 
   const AUTHOR = '00000000-0000-4000-8000-00000000000a'
+  /** A root post of AUTHOR's in the connection room, as a writer hands it to the store. */
+  const rootPost = (content: string, clientId: string) => ({
+    participant_id: AUTHOR,
+    reply_to: null,
+    room: 'connection',
+    kind: 'conversation',
+    content,
+    client_id: clientId,
+    created_at: AT,
+    quarantined: 0,
+    payload_hash: null,
+  })
   /** Commits a root post and a note revision, both with provisional ids; returns those ids. */
   const pendingPostAndNote = async (n: number) =>
     store().transaction(async (tx) => {
@@ -302,21 +314,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
         dateUtc: AT.slice(0, 10),
         at: AT,
       })
-      const post = await insertContribution(
-        tx,
-        {
-          participant_id: AUTHOR,
-          reply_to: null,
-          room: 'connection',
-          kind: 'conversation',
-          content: `pending ${n}`,
-          client_id: `post-${n}`,
-          created_at: AT,
-          quarantined: 0,
-          payload_hash: null,
-        },
-        usage,
-      )
+      const post = await insertContribution(tx, rootPost(`pending ${n}`, `post-${n}`), usage)
       assert.ok(typeof post === 'object', 'a new client_id is inserted')
       const note = await allocateId(tx, 'memory_revisions')
       await insertRevision(tx, {
@@ -522,17 +520,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
               dateUtc: AT.slice(0, 10),
               at: AT,
             })
-            const row = {
-              participant_id: AUTHOR,
-              reply_to: null,
-              room: 'connection',
-              kind: 'conversation',
-              content: `remembered ${n}`,
-              client_id: `remembered-${n}`,
-              created_at: AT,
-              quarantined: 0,
-              payload_hash: null,
-            }
+            const row = rootPost(`remembered ${n}`, `remembered-${n}`)
             const post = await insertContribution(tx, row, usage, {}, { keyHash, participant: author })
             return { post, activity: { ...author.activity, ...usage.changes } }
           })

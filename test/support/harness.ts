@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { after, before } from 'node:test'
 import { Writable } from 'node:stream'
 import { testConfig, type Config } from '../../src/config.ts'
 import { ManualClock } from '../../src/core/clock.ts'
@@ -107,6 +108,37 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 /** One database for several servers, each with its own connections; drop it after the servers close. */
 export async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   return freshDatabase({ file: true })
+}
+
+interface Instances {
+  a: TestServer
+  b: TestServer
+  /** The database both use. */
+  url: string
+}
+
+/**
+ * Two instances side by side: two servers on one database, with one clock, started before the suite's
+ * tests and closed after them. Call it in a describe block; use the accessor inside tests.
+ */
+export function twoInstances(config: Partial<Config> = {}): () => Instances {
+  const clock = new ManualClock()
+  let database: Awaited<ReturnType<typeof sharedDatabase>> | undefined
+  let pair: Instances | undefined
+  before(async () => {
+    database = await sharedDatabase()
+    const start = (url: string) => startServer({ databaseUrl: url, clock, config })
+    pair = { a: await start(database.url), b: await start(database.url), url: database.url }
+  })
+  after(async () => {
+    await pair?.a.close()
+    await pair?.b.close()
+    await database?.drop()
+  })
+  return () => {
+    if (!pair) throw new Error('the instances start in a before hook: use them inside tests and hooks')
+    return pair
+  }
 }
 
 /** A participation key in the format join issues (and rotate_key requires). */
