@@ -83,15 +83,16 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     wallet: createWalletServices(deps.config),
   }
   const readCache = new ReadCache()
+  const knownAuthors = new KnownAuthors()
   // prom-client loads only where metrics are on.
   const metricsModule = deps.config.metricsToken === null ? undefined : await import('./http/metrics.ts')
-  const metrics = metricsModule?.createMetrics(readCache, deps.database)
+  const metrics = metricsModule?.createMetrics(readCache, deps.database, knownAuthors)
   const runtime: Runtime = {
     ...deps,
     services,
     readCache,
     keyGuard: new KeyGuard(),
-    knownAuthors: new KnownAuthors(),
+    knownAuthors,
     publisher: new Publisher(deps.database),
     metrics,
   }

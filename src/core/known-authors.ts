@@ -18,6 +18,9 @@ export const KNOWN_AUTHORS_LIMIT = 2048
 export class KnownAuthors {
   readonly #entries = new Map<string, CurrentParticipant>()
   readonly #limit: number
+  /** Requests given a remembered author, and those of them run again from a read (for /metrics). */
+  recalled = 0
+  readAgain = 0
 
   constructor(limit = KNOWN_AUTHORS_LIMIT) {
     this.#limit = limit
@@ -27,6 +30,7 @@ export class KnownAuthors {
   recall(keyHash: string): CurrentParticipant | undefined {
     const known = this.#entries.get(keyHash)
     if (known === undefined) return undefined
+    this.recalled++
     this.#entries.delete(keyHash)
     this.#entries.set(keyHash, known)
     return copyOf(known)
@@ -39,7 +43,9 @@ export class KnownAuthors {
     if (this.#entries.size > this.#limit) this.#entries.delete(this.#entries.keys().next().value as string)
   }
 
-  forget(keyHash: string): void {
+  /** A request given this key's remembered author was refused, or found it changed: it reads again. */
+  readAgainFor(keyHash: string): void {
+    this.readAgain++
     this.#entries.delete(keyHash)
   }
 

@@ -143,7 +143,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
       } catch (err) {
         const remembered = author?.remembered ? author : undefined
         if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
-        rt.knownAuthors.forget(remembered.keyHash)
+        rt.knownAuthors.readAgainFor(remembered.keyHash)
         recall = false
         result = await write()
       }

@@ -16,7 +16,7 @@ const participant = (id: string): CurrentParticipant => ({
   activity: emptyActivity(id),
 })
 
-test('known authors: bounded, least recently used first out, and never shared with a request', () => {
+test('known authors: bounded, least recently used first out, never shared with a request, counted', () => {
   const known = new KnownAuthors(2)
   known.remember('a', participant('a'))
   known.remember('b', participant('b'))
@@ -36,6 +36,7 @@ test('known authors: bounded, least recently used first out, and never shared wi
   kept.activity.contributions = 7
   assert.equal(known.recall('d')?.activity.contributions, 0, 'remembered as it was when remembered')
 
-  known.forget('d')
+  known.readAgainFor('d')
   assert.equal(known.recall('d'), undefined)
+  assert.deepEqual([known.recalled, known.readAgain], [6, 1], 'recalls that found an entry; entries read again')
 })
