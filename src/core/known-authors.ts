@@ -1,7 +1,7 @@
 import type { CurrentParticipant } from '../store/participants.ts'
 
 /** How many keys' participants an instance remembers (a few hundred bytes each). */
-export const KNOWN_AUTHORS_LIMIT = 2048
+const KNOWN_AUTHORS_LIMIT = 2048
 
 /**
  * The participants this instance last authenticated for an action whose write verifies its author
@@ -47,10 +47,6 @@ export class KnownAuthors {
   readAgainFor(keyHash: string): void {
     this.readAgain++
     this.#entries.delete(keyHash)
-  }
-
-  get size(): number {
-    return this.#entries.size
   }
 }
 

@@ -7,8 +7,7 @@ import { prepared, type WriteOrder } from './prepared.ts'
 import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
 import { isPostgres } from './dialect.ts'
-import { WRITES_PAUSED } from './flags.ts'
-import type { CurrentParticipant } from './participants.ts'
+import { keyHolderRows, type CurrentParticipant } from './participants.ts'
 import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
 
 export type NewContribution = Insertable<ContributionTable>
@@ -118,24 +117,14 @@ type AuthorValues = { key_hash: string; author_status: string; author_suspended:
  * (store/participants.ts), so a writer of the same participant that committed meanwhile is seen.
  */
 function authorAsRemembered(qc: QueryCreator<Schema>, v: AuthorValues & { participant_id: string }) {
-  let check = qc
-    .selectFrom('participant_keys as k')
-    .innerJoin('participants as p', 'p.id', 'k.participant_id')
-    .innerJoin('usage_participants as u', 'u.participant_id', 'p.id')
+  let check = keyHolderRows(qc, v.key_hash)
     .select(sql<number>`1`.as('ok'))
-    .where('k.key_hash', '=', v.key_hash)
     .where('k.state', '=', 'active')
     .where('p.id', '=', v.participant_id)
     .where('p.status', '=', v.author_status)
     .where('p.suspended', '=', v.author_suspended)
     .where('p.provenance', '=', v.author_provenance)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('service_flags').select('name').where('name', '=', WRITES_PAUSED).where('value', '=', 'true'),
-        ),
-      ),
-    )
+    .where('f.value', 'is distinct from', 'true')
   for (const column of POST_ACTIVITY_COLUMNS) {
     check = check.where(`u.${column}`, 'is not distinct from', v[`was_${column}`])
   }

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely'
+import { sql, type QueryCreator, type Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
 import { prepared, type WriteOrder } from './prepared.ts'
@@ -18,7 +18,7 @@ import {
   statusUsage,
   type Activity,
 } from './usage.ts'
-import type { ParticipantTable } from './schema.ts'
+import type { ParticipantTable, Schema } from './schema.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
 export type KeyState = 'active' | 'rotated' | 'revoked'
@@ -151,16 +151,25 @@ const ACTIVITY_COLUMNS = [
   'u.last_contribution_at',
 ] as const
 
-/** Run by every participant action: compiled once (store/prepared.ts). */
-const keyHolder = prepared((db, { keyHash }: { keyHash: string }) => {
-  const query = db
+/**
+ * A key's row (k) with its participant (p), the participant's activity (u) and the writes-paused flag
+ * (f): what the key's look-up reads, and what a post for a remembered author checks
+ * (store/contributions.ts). Both lock p and u on PostgreSQL.
+ */
+export function keyHolderRows(qc: QueryCreator<Schema>, keyHash: string) {
+  return qc
     .selectFrom('participant_keys as k')
     .innerJoin('participants as p', 'p.id', 'k.participant_id')
     .innerJoin('usage_participants as u', 'u.participant_id', 'p.id')
     .leftJoin('service_flags as f', (join) => join.on('f.name', '=', WRITES_PAUSED))
+    .where('k.key_hash', '=', keyHash)
+}
+
+/** Run by every participant action: compiled once (store/prepared.ts). */
+const keyHolder = prepared((db, { keyHash }: { keyHash: string }) => {
+  const query = keyHolderRows(db, keyHash)
     .selectAll('p')
     .select([...ACTIVITY_COLUMNS, 'k.state as key_state', 'f.value as writes_paused'])
-    .where('k.key_hash', '=', keyHash)
   // Both rows are locked: after waiting for another writer of this participant, PostgreSQL re-reads
   // only the locked rows, and the activity (last post time, counts) must be the committed one.
   return isPostgres(db) ? query.forUpdate(['p', 'u']) : query
