@@ -77,6 +77,8 @@ describe('a post for a remembered author answers as a fresh read would', () => {
     change: (me: { id: string; key: string }) => Promise<unknown>
     status: number
     code: string
+    /** Changes every participant at once: made once. */
+    global?: true
     undo?: () => Promise<unknown>
   }> = [
     { name: 'revoke_key', change: (me) => t.act('revoke_key', { key: me.key }), status: 403, code: 'key_revoked' },
@@ -98,24 +100,28 @@ describe('a post for a remembered author answers as a fresh read would', () => {
       change: () => op(t, 'pause_writes', { reason: 'test' }),
       status: 503,
       code: 'writes_paused',
+      global: true,
       undo: () => op(t, 'resume_writes'),
     },
   ]
-  for (const { name, change, status, code, undo } of changes) {
+  for (const { name, change, status, code, global, undo } of changes) {
     test(`after ${name}: ${code}, nothing written, the author forgotten`, async () => {
-      const me = await t.join()
-      assert.equal((await post(t, me.key)).status, 200)
+      // Two remembered participants: one posts anew, one retries its last post inside the 30 s.
+      const poster = await t.join()
+      const retrier = await t.join()
+      for (const me of [poster, retrier]) assert.equal((await post(t, me.key)).status, 200)
       const retried = { client_id: `retry-${name}`, content: 'sent twice' }
-      assert.equal((await post(t, me.key, retried)).status, 200)
-      const before = await stored(t, me.id)
-      assert.equal(((await change(me)) as Reply).status, 200)
+      assert.equal((await post(t, retrier.key, retried)).status, 200)
+      const before = [await stored(t, poster.id), await stored(t, retrier.id)]
+      for (const me of global ? [poster] : [poster, retrier]) assert.equal(((await change(me)) as Reply).status, 200)
       try {
-        // A retry of the last post, inside its 30 s, is no exception: a read would refuse it the same way.
-        const retry = { key: me.key, room: 'connection', kind: 'conversation', ...retried }
+        // Refused before its write (the spacing), then decided again on a read, as a retry's answer needs.
+        const retry = { key: retrier.key, room: 'connection', kind: 'conversation', ...retried }
         assert.deepEqual(refusal(await t.act('contribute', retry)), [status, code])
-        assert.deepEqual(refusal(await post(t, me.key)), [status, code])
-        assert.deepEqual(await stored(t, me.id), before)
-        assert.equal(remembered(t, me.key), undefined)
+        // Sent from memory: the post's own statement finds the change and writes nothing.
+        assert.deepEqual(refusal(await post(t, poster.key)), [status, code])
+        assert.deepEqual([await stored(t, poster.id), await stored(t, retrier.id)], before)
+        for (const me of [poster, retrier]) assert.equal(remembered(t, me.key), undefined)
       } finally {
         await undo?.()
       }
