@@ -49,30 +49,19 @@ export function createMetrics(readCache: ReadCache, database: Database, knownAut
     registers: [registry],
   })
   database.onRetry = (reason) => retries.inc({ reason })
-  new Counter({
-    name: 'clearing_read_cache_lookups_total',
-    help: 'Read-cache lookups of cacheable public reads, by result (hit or miss).',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      this.reset()
-      this.inc({ result: 'hit' }, readCache.hits)
-      this.inc({ result: 'miss' }, readCache.misses)
-    },
-  })
-  new Counter({
-    name: 'clearing_known_author_requests_total',
-    help:
-      'Posts given the author this instance remembers for their key instead of reading it (PostgreSQL), by ' +
+  countedElsewhere(
+    registry,
+    'clearing_read_cache_lookups_total',
+    'Read-cache lookups of cacheable public reads, by result (hit or miss).',
+    () => ({ hit: readCache.hits, miss: readCache.misses }),
+  )
+  countedElsewhere(
+    registry,
+    'clearing_known_author_requests_total',
+    'Posts given the author this instance remembers for their key instead of reading it (PostgreSQL), by ' +
       'result: recalled, and read_again when the author had changed or the post was refused.',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      this.reset()
-      this.inc({ result: 'recalled' }, knownAuthors.recalled)
-      this.inc({ result: 'read_again' }, knownAuthors.readAgain)
-    },
-  })
+    () => ({ recalled: knownAuthors.recalled, read_again: knownAuthors.readAgain }),
+  )
   new Gauge({
     name: 'clearing_read_cache_hit_ratio',
     help: 'Read-cache hits over lookups since the start (0 before any lookup).',
@@ -101,6 +90,20 @@ export function createMetrics(readCache: ReadCache, database: Database, knownAut
       if (CONFLICTS.has(outcome)) conflicts.inc({ action: name, code: outcome })
     },
   }
+}
+
+/** A counter by `result` whose counts another object keeps: read at each scrape. */
+function countedElsewhere(registry: Registry, name: string, help: string, counts: () => Record<string, number>): void {
+  new Counter({
+    name,
+    help,
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [result, count] of Object.entries(counts())) this.inc({ result }, count)
+    },
+  })
 }
 
 /**
