@@ -272,18 +272,18 @@ export async function insertContribution(
 }
 
 function authorValues({ keyHash, participant }: ExpectedAuthor): AuthorValues {
-  const { activity } = participant
+  // Each column the post moves, as remembered: derived from the list the check compares, so neither can
+  // miss one the other has.
+  const remembered = Object.fromEntries(
+    POST_ACTIVITY_COLUMNS.map((column) => [`was_${column}`, participant.activity[column]]),
+  )
   return {
     key_hash: keyHash,
     author_status: participant.status,
     author_suspended: Number(participant.suspended),
     author_provenance: participant.provenance,
-    was_contributions: activity.contributions,
-    was_post_dates: activity.post_dates,
-    was_last_post_date: activity.last_post_date,
-    was_rooms_mask: activity.rooms_mask,
-    was_last_contribution_at: activity.last_contribution_at,
-  }
+    ...remembered,
+  } as AuthorValues
 }
 
 export async function findOwnByClientId(db: Db, participantId: string, clientId: string) {
