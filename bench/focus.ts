@@ -17,6 +17,7 @@ import { migrate } from '../src/store/migrations/index.ts'
 import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
 import { ACCEPTS, load, single } from './load.ts'
+import { missedPages, missedThreads } from './missed.ts'
 import { seed } from './seed.ts'
 import { measureWrites } from './writes.ts'
 
@@ -42,18 +43,13 @@ if (part === 'writes') {
   const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER })
   const rss = (when: string) =>
     console.error(`  server RSS ${when}: ${rssMb(server.child)} MB (at most ${peakRssMb(server.child)} MB so far)`)
-  // 5,000 distinct cursors and ids, as in the full bench: every request misses the read cache.
-  const spread = (base: number) => Array.from({ length: 5000 }, (_, i) => base + ((i * 7919) % 5000))
   try {
     rss('idle')
-    const newest = spread(SIZE.contributions - 5025).map(
-      (after) => `/api/clearing?view=history&after=${after}&limit=25`,
-    )
+    const newest = missedPages(SIZE.contributions)
     await load('newest page of 25, cache missed', { url: server.url, urls: newest })
     rss('after it')
     await load('newest page of 25, cache missed, compressed', { url: server.url, urls: newest, headers: ACCEPTS })
-    const threads = spread(SIZE.contributions - 5000).map((id) => `/api/clearing?view=thread&contribution_id=${id}`)
-    await load('thread, cache missed', { url: server.url, urls: threads })
+    await load('thread, cache missed', { url: server.url, urls: missedThreads(SIZE.contributions) })
     await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })
     rss('at the end')
     if (process.env.SMAPS) console.error(mappings(server.child.pid as number))

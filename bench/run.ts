@@ -18,6 +18,7 @@ import { migrate } from '../src/store/migrations/index.ts'
 import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
+import { missedPages, missedThreads } from './missed.ts'
 import { sampleLocks, type LockSample } from './pg-locks.ts'
 import { seed, type Size } from './seed.ts'
 import { measureWrites } from './writes.ts'
@@ -61,23 +62,12 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
   const server: Child = await startChild('src/main.ts', { DATABASE_URL: databaseUrl, KEY_PEPPER: PEPPER })
   const url = server.url
   const at = `@${size.contributions}`
-  // 5,000 distinct cursors and ids per run, ten times the read cache: every request misses.
-  const spread = (base: number) => Array.from({ length: 5000 }, (_, i) => base + ((i * 7919) % 5000))
-  const newest = Math.max(0, size.contributions - 5025)
-  const newestMissed = {
-    url,
-    urls: spread(newest).map((after) => `/api/clearing?view=history&after=${after}&limit=25`),
-  }
+  const newestMissed = { url, urls: missedPages(size.contributions) }
   try {
     await warmUp(newestMissed)
     const rows = [
       await sample(`newest page of 25, cache missed ${at}`, newestMissed),
-      await sample(`thread, cache missed ${at}`, {
-        url,
-        urls: spread(Math.max(1, size.contributions - 5000)).map(
-          (id) => `/api/clearing?view=thread&contribution_id=${id}`,
-        ),
-      }),
+      await sample(`thread, cache missed ${at}`, { url, urls: missedThreads(size.contributions) }),
       await sample(`newest page of 25, cached ${at}`, { url: `${url}/api/clearing?view=arrival&limit=25` }),
       await sample(`thread, cached ${at}`, {
         url: `${url}/api/clearing?view=thread&contribution_id=${size.contributions - 100}`,

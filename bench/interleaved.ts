@@ -1,0 +1,91 @@
+/**
+ * node bench/interleaved.ts LABEL=CHECKOUT[=DATABASE_URL] [LABEL=CHECKOUT[=DATABASE_URL] ...]
+ *
+ * Compares versions of the server on this machine, whose speed drifts by a third within minutes and
+ * more between them: runs taken one after another (bench/focus.ts) then measure the drift as much as the
+ * change. Here every version serves at once, each from its checkout (`src/main.ts` as `npm start` runs
+ * it) and its own seeded database, and they take turns: a run each (BENCH_SECONDS, default 5; 2 is enough),
+ * the order reversed every round, for ROUNDS rounds (default 12). It prints each version's median
+ * req/s and its server's CPU time per request (user and system, from /proc), which drift touches less.
+ * A version given without a database gets a fresh one (`clearing_ab_LABEL`, DIALECT sqlite or postgres),
+ * seeded by its checkout's own migrations and bench/seed.ts, BENCH_CONTRIBUTIONS (default 10,000) and
+ * 450 participants; READ=thread runs the cache-missed thread instead of the cache-missed newest page.
+ * Two copies of one version (an A/A run) show what difference this method calls noise.
+ */
+import { mkdirSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { openDatabase } from '../src/store/database.ts'
+import type { migrate } from '../src/store/migrations/index.ts'
+import { startChild, stop, type Child } from './child.ts'
+import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
+import { DURATION, load, warmUp } from './load.ts'
+import { missedPages, missedThreads } from './missed.ts'
+import type { seed } from './seed.ts'
+
+const ROUNDS = Number(process.env.ROUNDS ?? 12)
+const contributions = Number(process.env.BENCH_CONTRIBUTIONS ?? 10_000)
+const urls = process.env.READ === 'thread' ? missedThreads(contributions) : missedPages(contributions)
+
+const dialect = (process.env.DIALECT ?? 'sqlite') as BenchDialect
+mkdirSync(WORK, { recursive: true })
+
+const versions = []
+for (const arg of process.argv.slice(2)) {
+  const [label, path, given] = arg.split('=')
+  if (!label || !path) throw new Error(`expected LABEL=CHECKOUT[=DATABASE_URL], got ${arg}`)
+  const checkout = resolve(path)
+  const databaseUrl = given ?? (await seeded(checkout, `clearing_ab_${label}`))
+  versions.push({ label, checkout, databaseUrl, rps: [] as number[], cpu: [] as number[] })
+}
+if (versions.length < 2) throw new Error('give at least two versions to compare')
+
+/** A fresh database seeded by the checkout's own code, so each version reads the schema it wrote. */
+async function seeded(checkout: string, name: string): Promise<string> {
+  const url = await freshDatabase(dialect, name)
+  const store = (await import(`${checkout}/src/store/database.ts`)) as { openDatabase: typeof openDatabase }
+  const migrations = (await import(`${checkout}/src/store/migrations/index.ts`)) as { migrate: typeof migrate }
+  const seeding = (await import(`${checkout}/bench/seed.ts`)) as { seed: typeof seed }
+  const database = store.openDatabase(url)
+  await migrations.migrate(database.db)
+  await seeding.seed(database, { participants: 0, contributions: 0 }, { participants: 450, contributions })
+  await database.close()
+  return url
+}
+
+/** The process's CPU time so far, in microseconds (utime and stime, in clock ticks of 10 ms). */
+function cpuMicros(server: Child): number {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
+
+const servers: Child[] = []
+try {
+  for (const version of versions) {
+    servers.push(
+      await startChild(`${version.checkout}/src/main.ts`, { DATABASE_URL: version.databaseUrl, KEY_PEPPER: PEPPER }),
+    )
+  }
+  for (const server of servers) await warmUp({ url: server.url, urls })
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = versions.map((_, i) => (round % 2 === 0 ? i : versions.length - 1 - i))
+    for (const i of order) {
+      const [version, server] = [versions[i], servers[i]] as [(typeof versions)[number], Child]
+      const before = cpuMicros(server)
+      const measured = await load(version.label, { url: server.url, urls }, 50, (m) => m)
+      version.rps.push(measured.rps)
+      version.cpu.push((cpuMicros(server) - before) / (measured.rps * DURATION))
+    }
+  }
+} finally {
+  for (const server of servers) await stop(server.child)
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
+const [first] = versions
+for (const version of versions) {
+  const share = first ? ` (${((median(version.rps) / median(first.rps)) * 100).toFixed(0)}% of ${first.label})` : ''
+  console.log(
+    `${version.label}: ${median(version.rps)} req/s${share}, ${median(version.cpu).toFixed(0)} µs of CPU a request;` +
+      ` runs ${version.rps.join(' ')}`,
+  )
+}
