@@ -12,20 +12,14 @@
  * seeded database instead (to compare two versions at 1M without seeding twice).
  */
 import { mkdirSync, readFileSync } from 'node:fs'
-import { openDatabase } from '../src/store/database.ts'
-import { migrate } from '../src/store/migrations/index.ts'
 import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
 import { ACCEPTS, load, single } from './load.ts'
 import { missedPages, missedThreads } from './missed.ts'
-import { seed } from './seed.ts'
+import { FOCUS_SIZE as SIZE, seedEmpty } from './seed.ts'
 import { measureWrites } from './writes.ts'
 
 const [dialect = 'sqlite', part = 'reads'] = process.argv.slice(2) as [BenchDialect?, string?]
-const SIZE = {
-  participants: Number(process.env.BENCH_PARTICIPANTS ?? 450),
-  contributions: Number(process.env.BENCH_CONTRIBUTIONS ?? 10_000),
-}
 mkdirSync(WORK, { recursive: true })
 
 if (part === 'writes') {
@@ -34,12 +28,7 @@ if (part === 'writes') {
 } else {
   const reuse = process.env.REUSE_DB
   const url = reuse ?? (await freshDatabase(dialect, 'clearing_focus_reads'))
-  if (!reuse) {
-    const database = openDatabase(url)
-    await migrate(database.db)
-    await seed(database, { participants: 0, contributions: 0 }, SIZE)
-    await database.close()
-  }
+  if (!reuse) await seedEmpty(url, SIZE)
   const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER })
   const rss = (when: string) =>
     console.error(`  server RSS ${when}: ${rssMb(server.child)} MB (at most ${peakRssMb(server.child)} MB so far)`)

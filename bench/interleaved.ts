@@ -4,26 +4,24 @@
  * Compares versions of the server on this machine, whose speed drifts by a third within minutes and
  * more between them: runs taken one after another (bench/focus.ts) then measure the drift as much as the
  * change. Here every version serves at once, each from its checkout (`src/main.ts` as `npm start` runs
- * it) and its own seeded database, and they take turns: a run each (BENCH_SECONDS, default 5; 2 is enough),
+ * it, with this checkout's node flags) and its own seeded database, and they take turns: a run each (BENCH_SECONDS, default 5; 2 is enough),
  * the order reversed every round, for ROUNDS rounds (default 12). It prints each version's median
  * req/s and its server's CPU time per request (user and system, from /proc), which drift touches less.
  * A version given without a database gets a fresh one (`clearing_ab_LABEL`, DIALECT sqlite or postgres),
- * seeded by its checkout's own migrations and bench/seed.ts, BENCH_CONTRIBUTIONS (default 10,000) and
- * 450 participants; READ=thread runs the cache-missed thread instead of the cache-missed newest page.
+ * seeded by its checkout's own migrations and bench/seed.ts, at bench/focus.ts's size (BENCH_CONTRIBUTIONS,
+ * BENCH_PARTICIPANTS); READ=thread runs the cache-missed thread instead of the cache-missed newest page.
  * Two copies of one version (an A/A run) show what difference this method calls noise.
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { openDatabase } from '../src/store/database.ts'
-import type { migrate } from '../src/store/migrations/index.ts'
 import { startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
-import { DURATION, load, warmUp } from './load.ts'
+import { load, warmUp } from './load.ts'
 import { missedPages, missedThreads } from './missed.ts'
-import type { seed } from './seed.ts'
+import { FOCUS_SIZE, seedEmpty, type SeedCode } from './seed.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 12)
-const contributions = Number(process.env.BENCH_CONTRIBUTIONS ?? 10_000)
+const { contributions } = FOCUS_SIZE
 const urls = process.env.READ === 'thread' ? missedThreads(contributions) : missedPages(contributions)
 
 const dialect = (process.env.DIALECT ?? 'sqlite') as BenchDialect
@@ -42,17 +40,16 @@ if (versions.length < 2) throw new Error('give at least two versions to compare'
 /** A fresh database seeded by the checkout's own code, so each version reads the schema it wrote. */
 async function seeded(checkout: string, name: string): Promise<string> {
   const url = await freshDatabase(dialect, name)
-  const store = (await import(`${checkout}/src/store/database.ts`)) as { openDatabase: typeof openDatabase }
-  const migrations = (await import(`${checkout}/src/store/migrations/index.ts`)) as { migrate: typeof migrate }
-  const seeding = (await import(`${checkout}/bench/seed.ts`)) as { seed: typeof seed }
-  const database = store.openDatabase(url)
-  await migrations.migrate(database.db)
-  await seeding.seed(database, { participants: 0, contributions: 0 }, { participants: 450, contributions })
-  await database.close()
+  const [store, migrations, seeding] = await Promise.all([
+    import(`${checkout}/src/store/database.ts`),
+    import(`${checkout}/src/store/migrations/index.ts`),
+    import(`${checkout}/bench/seed.ts`),
+  ])
+  await seedEmpty(url, FOCUS_SIZE, { ...store, ...migrations, ...seeding } as SeedCode)
   return url
 }
 
-/** The process's CPU time so far, in microseconds (utime and stime, in clock ticks of 10 ms). */
+/** The process's CPU time so far, in microseconds (utime and stime, in Linux's USER_HZ ticks of 10 ms). */
 function cpuMicros(server: Child): number {
   const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
   return (Number(fields[11]) + Number(fields[12])) * 10_000
@@ -73,7 +70,7 @@ try {
       const before = cpuMicros(server)
       const measured = await load(version.label, { url: server.url, urls }, 50, (m) => m)
       version.rps.push(measured.rps)
-      version.cpu.push((cpuMicros(server) - before) / (measured.rps * DURATION))
+      version.cpu.push((cpuMicros(server) - before) / (measured.requests ?? NaN))
     }
   }
 } finally {

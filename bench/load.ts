@@ -14,6 +14,8 @@ export interface Measured {
   rps: number
   p50: number
   p99: number
+  /** The answers counted in the run (load), where rps is their average per second, rounded. */
+  requests?: number
   /**
    * A sampled figure (see sampler): the median of each sample's req/s over the bare Fastify run just
    * before it, and each sample's req/s. rps, p50 and p99 are then medians of the samples.
@@ -44,7 +46,13 @@ export async function load(
       .join(', ')
     throw new Error(`${name}: ${result.non2xx} non-2xx and ${result.errors} errors (answers: ${statuses})`)
   }
-  return report({ name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 })
+  return report({
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  })
 }
 
 /**

@@ -9,14 +9,43 @@ import { sql } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../src/schemas/usage.ts'
 import { CONTRIBUTION_KINDS, ROOM_IDS } from '../src/schemas/rooms.ts'
 import { seedCapacity } from '../src/store/capacity.ts'
-import type { Database } from '../src/store/database.ts'
+import { openDatabase, type Database } from '../src/store/database.ts'
 import { isPostgres } from '../src/store/dialect.ts'
+import { migrate } from '../src/store/migrations/index.ts'
 import { settleSearchIndexes } from '../src/store/search.ts'
 import { rebuildUsage } from '../src/store/usage-rebuild.ts'
 
 export interface Size {
   participants: number
   contributions: number
+}
+
+/** The size of the focused comparisons (bench/focus.ts, bench/interleaved.ts). */
+export const FOCUS_SIZE: Size = {
+  participants: Number(process.env.BENCH_PARTICIPANTS ?? 450),
+  contributions: Number(process.env.BENCH_CONTRIBUTIONS ?? 10_000),
+}
+
+/** What seeding runs: this checkout's code, or another's (bench/interleaved.ts), whose schema may differ. */
+export interface SeedCode {
+  openDatabase: typeof openDatabase
+  migrate: typeof migrate
+  seed: typeof seed
+}
+
+/** An empty database migrated and seeded up to `size` by `code`. */
+export async function seedEmpty(
+  url: string,
+  size: Size,
+  code: SeedCode = { openDatabase, migrate, seed },
+): Promise<void> {
+  const database = code.openDatabase(url)
+  try {
+    await code.migrate(database.db)
+    await code.seed(database, { participants: 0, contributions: 0 }, size)
+  } finally {
+    await database.close()
+  }
 }
 
 const BATCH = 1000
