@@ -59,9 +59,6 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     logController: new RequestLog(),
     clientErrorHandler: answerClientError,
   })
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-  })
   // Shutdown finishes the requests in flight (main.ts). Their connections are told to close with the
   // answer: kept alive, each would hold app.close() until Node's keep-alive timeout (72 s) ran out.
   let closing = false

@@ -215,6 +215,74 @@ describe('platform', () => {
       assert.match(exposed, new RegExp(header, 'i'))
   })
 
+  test('every kind of answer carries the CORS headers and a request id, each once', async () => {
+    const origin = { origin: 'https://somewhere.example' }
+    const answers = {
+      'a read': fetch(`${t.url}/api/clearing?view=arrival`, { headers: origin }),
+      'a refused write': fetch(`${t.url}/api/clearing`, {
+        method: 'POST',
+        headers: { ...origin, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          action: 'contribute',
+          key: freshKey(),
+          room: 'support',
+          kind: 'question',
+          content: 'refused',
+          client_id: 'c1',
+        }),
+      }),
+      'a malformed body': fetch(`${t.url}/api/clearing`, {
+        method: 'POST',
+        headers: { ...origin, 'content-type': 'application/json' },
+        body: '{',
+      }),
+      'an unknown path': fetch(`${t.url}/api/nowhere`, { headers: origin }),
+      'a web page': fetch(`${t.url}/`, { headers: origin }),
+      'the OpenAPI document': fetch(`${t.url}/openapi.json`, { headers: origin }),
+      // A browser's MCP call is refused (DNS rebinding protection); a script's is answered.
+      'an MCP call from a page': fetch(`${t.url}/api/mcp`, {
+        method: 'POST',
+        headers: { ...origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      }),
+      'an MCP call': fetch(`${t.url}/api/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      }),
+      'a preflight': fetch(`${t.url}/api/clearing`, {
+        method: 'OPTIONS',
+        headers: { ...origin, 'access-control-request-method': 'POST' },
+      }),
+    }
+    const statuses: Record<string, number> = {}
+    for (const [what, answer] of Object.entries(answers)) {
+      const reply = await answer
+      await reply.arrayBuffer()
+      statuses[what] = reply.status
+      assert.equal(reply.headers.get('access-control-allow-origin'), '*', what)
+      assert.equal(
+        reply.headers.get('access-control-expose-headers'),
+        'Retry-After, X-Request-Id, ETag, PAYMENT-REQUIRED, PAYMENT-RESPONSE',
+        what,
+      )
+      assert.match(reply.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, what)
+      assert.equal(reply.headers.get('x-content-type-options'), 'nosniff', what)
+    }
+    // The answers are the kinds they are named for.
+    assert.deepEqual(statuses, {
+      'a read': 200,
+      'a refused write': 403,
+      'a malformed body': 400,
+      'an unknown path': 404,
+      'a web page': 200,
+      'the OpenAPI document': 200,
+      'an MCP call from a page': 403,
+      'an MCP call': 200,
+      'a preflight': 204,
+    })
+  })
+
   test('the descriptor lists every path the actions are served at', async () => {
     const descriptor = await t.view<{ protocol: { endpoints: Record<string, string> } }>(undefined)
     const urls = Object.values(descriptor.body.protocol.endpoints)
