@@ -106,11 +106,10 @@ export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
           join.onTrue(),
         )
         .selectAll('page' as never)
-        .select(sql<string>`cursors.after`.as('page_cursor'))
-        .orderBy(sql.ref('cursors.after'))
-        .orderBy(sql.ref(`page.${column.split('.').at(-1)}`)),
+        .select(sql<string>`cursors.after`.as('page_cursor')),
     ),
   )
+  const field = column.split('.').at(-1) as string
   /** The rows of each cursor's page, read by one statement for all the distinct cursors asked. */
   const readTogether = async (db: Db, take: number, afters: number[]): Promise<O[][]> => {
     if (afters.length === 1) return [await one(take)(db, { after: afters[0] as number })]
@@ -119,6 +118,7 @@ export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
     const rows = (await many(take)(db, { cursors })) as Array<O & { page_cursor: string | number }>
     // Each row keeps its page_cursor: map picks the fields it needs, and no row is copied.
     for (const row of rows) byCursor.get(Number(row.page_cursor))?.push(row)
+    for (const page of byCursor.values()) ascending(page, field)
     return afters.map((after) => byCursor.get(after) ?? [])
   }
   /** Per pool and page size, the pages asked for in one turn of the event loop (store/per-turn.ts). */
@@ -131,6 +131,22 @@ export function batchedKeysetPage<DB, TB extends keyof DB, O, T>(
         ? await pagesInTurn(db, take, request.after)
         : await one(take)(db, { after: request.after })
     return pageOfRows(rows, request, map, cursorOf)
+  }
+}
+
+/**
+ * Puts a page's rows in ascending order of their cursor column. The statement reading many pages
+ * leaves the order of its rows to PostgreSQL, which reads each page in order and returns it so: a
+ * sort of all of them by cursor and column, which nothing but SQL's rules needed, was a sixth of the
+ * statement's time. A page already in order is only checked.
+ */
+export function ascending<O>(rows: O[], field: string): void {
+  const at = (row: O) => Number((row as Record<string, unknown>)[field])
+  for (let i = 1; i < rows.length; i++) {
+    if (at(rows[i - 1] as O) > at(rows[i] as O)) {
+      rows.sort((a, b) => at(a) - at(b))
+      return
+    }
   }
 }
 
