@@ -38,8 +38,8 @@ const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'ETag', 'PAYMENT-REQUIRE
  * With any origin allowed, an answer's CORS headers are constants, set with the security headers and the
  * request id in one hook. @fastify/cors answers the preflights: registered in a context of its own, its
  * hook runs for its OPTIONS route only, where on every request it copied its options and resolved the
- * origin through callbacks (2.3% of a cache-missed page's server time, with the request id's separate
- * asynchronous hook another 1%).
+ * origin through callbacks (2.3% of a cache-missed page's server time), and the request id had an
+ * asynchronous hook of its own.
  */
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   const headers: Record<string, string> = {
