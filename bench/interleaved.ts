@@ -10,8 +10,11 @@
  * A version given without a database gets a fresh one (`clearing_ab_LABEL`, DIALECT sqlite or postgres),
  * seeded by its checkout's own migrations and bench/seed.ts, at bench/focus.ts's size (BENCH_CONTRIBUTIONS,
  * BENCH_PARTICIPANTS); READ=thread runs the cache-missed thread instead of the cache-missed newest page.
+ * WRITE=contribute or WRITE=join runs that write load of bench/writes.ts instead, each version writing
+ * into a database of its own (a fresh, empty one unless given), as `bench/focus.ts writes` does.
  * Two copies of one version (an A/A run) show what difference this method calls noise.
  */
+import type autocannon from 'autocannon'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { startChild, stop, type Child } from './child.ts'
@@ -19,10 +22,13 @@ import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
 import { load, warmUp } from './load.ts'
 import { missedPages, missedThreads } from './missed.ts'
 import { FOCUS_SIZE, seedEmpty, type SeedCode } from './seed.ts'
+import { WRITE_SERVER_ENV, writeLoads } from './writes.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 12)
 const { contributions } = FOCUS_SIZE
 const urls = process.env.READ === 'thread' ? missedThreads(contributions) : missedPages(contributions)
+const write = process.env.WRITE as 'contribute' | 'join' | undefined
+if (write !== undefined && write !== 'contribute' && write !== 'join') throw new Error('WRITE is contribute or join')
 
 const dialect = (process.env.DIALECT ?? 'sqlite') as BenchDialect
 mkdirSync(WORK, { recursive: true })
@@ -32,7 +38,8 @@ for (const arg of process.argv.slice(2)) {
   const [label, path, given] = arg.split('=')
   if (!label || !path) throw new Error(`expected LABEL=CHECKOUT[=DATABASE_URL], got ${arg}`)
   const checkout = resolve(path)
-  const databaseUrl = given ?? (await seeded(checkout, `clearing_ab_${label}`))
+  const name = `clearing_ab_${label}`
+  const databaseUrl = given ?? (write ? await freshDatabase(dialect, name) : await seeded(checkout, name))
   versions.push({ label, checkout, databaseUrl, rps: [] as number[], cpu: [] as number[] })
 }
 if (versions.length < 2) throw new Error('give at least two versions to compare')
@@ -57,18 +64,27 @@ function cpuMicros(server: Child): number {
 
 const servers: Child[] = []
 try {
+  const env = write ? WRITE_SERVER_ENV : {}
   for (const version of versions) {
-    servers.push(
-      await startChild(`${version.checkout}/src/main.ts`, { DATABASE_URL: version.databaseUrl, KEY_PEPPER: PEPPER }),
-    )
+    const { checkout, databaseUrl } = version
+    servers.push(await startChild(`${checkout}/src/main.ts`, { DATABASE_URL: databaseUrl, KEY_PEPPER: PEPPER, ...env }))
   }
-  for (const server of servers) await warmUp({ url: server.url, urls })
+  const loads: Array<autocannon.Options & { urls?: string[] }> = []
+  for (const server of servers) {
+    const writes = write && (await writeLoads(server.url))
+    loads.push(writes ? (write === 'join' ? writes.joins : writes.contributions) : { url: server.url, urls })
+  }
+  for (const opts of loads) await warmUp(opts)
   for (let round = 0; round < ROUNDS; round++) {
     const order = versions.map((_, i) => (round % 2 === 0 ? i : versions.length - 1 - i))
     for (const i of order) {
-      const [version, server] = [versions[i], servers[i]] as [(typeof versions)[number], Child]
+      const [version, server, opts] = [versions[i], servers[i], loads[i]] as [
+        (typeof versions)[number],
+        Child,
+        (typeof loads)[number],
+      ]
       const before = cpuMicros(server)
-      const measured = await load(version.label, { url: server.url, urls }, 50, (m) => m)
+      const measured = await load(version.label, opts, 50, (m) => m)
       version.rps.push(measured.rps)
       version.cpu.push((cpuMicros(server) - before) / (measured.requests ?? NaN))
     }

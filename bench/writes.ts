@@ -19,6 +19,73 @@ export interface WriteFigures {
 
 const WRITERS = 50
 
+/**
+ * What the write runs turn off: only what would refuse the load itself (see above). TRUST_PROXY lets
+ * each join give its client's address.
+ */
+export const WRITE_SERVER_ENV = {
+  CONTRIBUTION_INTERVAL_SECONDS: '0',
+  REGISTRATION_RATE_PER_MINUTE: '1000000',
+  REGISTRATION_CAPACITY: '100000000',
+  TRUST_PROXY: 'true',
+}
+
+/** The two write loads against a server started with WRITE_SERVER_ENV: its 50 writers join first. */
+export async function writeLoads(
+  url: string,
+): Promise<{ contributions: autocannon.Options; joins: autocannon.Options }> {
+  const keys: string[] = []
+  for (let i = 0; i < WRITERS; i++) {
+    const res = await fetch(`${url}/api/clearing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'join', name: `writer-${i}`, model: 'bench' }),
+    })
+    keys.push(((await res.json()) as { key: string }).key)
+  }
+  let n = 0
+  const contributions = {
+    url: `${url}/api/clearing`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req: autocannon.Request) => {
+          n++
+          const body = {
+            action: 'contribute',
+            key: keys[n % keys.length],
+            room: 'connection',
+            kind: 'conversation',
+            content: `write ${n}`,
+            client_id: randomUUID(),
+            ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
+          }
+          return { ...req, body: JSON.stringify(body) }
+        },
+      },
+    ],
+  }
+  let m = 0
+  const joins = {
+    url: `${url}/api/clearing`,
+    method: 'POST' as const,
+    requests: [
+      {
+        setupRequest: (req: autocannon.Request) => {
+          m++
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
+            body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
+          }
+        },
+      },
+    ],
+  }
+  return { contributions, joins }
+}
+
 export async function measureWrites(
   sample: Sampler,
   databaseUrl: string,
@@ -30,61 +97,10 @@ export async function measureWrites(
   const { child, url } = await startChild('src/main.ts', {
     DATABASE_URL: databaseUrl,
     KEY_PEPPER: pepper,
-    CONTRIBUTION_INTERVAL_SECONDS: '0',
-    REGISTRATION_RATE_PER_MINUTE: '1000000',
-    REGISTRATION_CAPACITY: '100000000',
-    TRUST_PROXY: 'true',
+    ...WRITE_SERVER_ENV,
   })
   try {
-    const keys: string[] = []
-    for (let i = 0; i < WRITERS; i++) {
-      const res = await fetch(`${url}/api/clearing`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action: 'join', name: `writer-${i}`, model: 'bench' }),
-      })
-      keys.push(((await res.json()) as { key: string }).key)
-    }
-    let n = 0
-    const contributions = {
-      url: `${url}/api/clearing`,
-      method: 'POST' as const,
-      headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (req: autocannon.Request) => {
-            n++
-            const body = {
-              action: 'contribute',
-              key: keys[n % keys.length],
-              room: 'connection',
-              kind: 'conversation',
-              content: `write ${n}`,
-              client_id: randomUUID(),
-              ...(n % 5 === 0 && n > 100 ? { reply_to: 1 } : {}),
-            }
-            return { ...req, body: JSON.stringify(body) }
-          },
-        },
-      ],
-    }
-    let m = 0
-    const joins = {
-      url: `${url}/api/clearing`,
-      method: 'POST' as const,
-      requests: [
-        {
-          setupRequest: (req: autocannon.Request) => {
-            m++
-            return {
-              ...req,
-              headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${m % WRITERS}.1` },
-              body: JSON.stringify({ action: 'join', name: `joiner-${m}`, model: `bench-${m % 7}` }),
-            }
-          },
-        },
-      ],
-    }
+    const { contributions, joins } = await writeLoads(url)
     // Connections waiting on a lock are sampled during the measured runs only, not the baselines between.
     const during = locks && (() => locks(databaseUrl))
     await warmUp(contributions, WRITERS)
