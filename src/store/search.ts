@@ -8,6 +8,7 @@ import { CONTRIBUTION_COLUMNS, toContribution, withAuthor as contributionsWithAu
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 import { FEEDBACK_COLUMNS, toFeedbackReport, withAuthor as feedbackWithAuthor } from './feedback.ts'
+import { indexStagedRows } from './search-staging.ts'
 import { REVISION_COLUMNS, revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
 
 export type Hit = Static<typeof SearchHit>
@@ -94,13 +95,15 @@ const FTS_TABLE = {
 } as const
 
 /**
- * Brings the search indexes to their merged state after a bulk load. FTS5 merges its segments a
- * little with each write; rows loaded in large transactions leave merges owed, and the writes that
- * come next pay them (contribute into a freshly loaded million rows: half the rate and a p99 of
- * 220 ms, until paid). PostgreSQL's GIN indexes are settled by the vacuum that follows a bulk load.
+ * Brings the search indexes to their merged state after a bulk load: the rows it staged are indexed
+ * (store/search-staging.ts), then merged. FTS5 merges its segments a little with each write; rows
+ * loaded in large transactions leave merges owed, and the writes that come next pay them (contribute
+ * into a freshly loaded million rows: half the rate and a p99 of 220 ms, until paid). PostgreSQL's GIN
+ * indexes are settled by the vacuum that follows a bulk load.
  */
 export async function settleSearchIndexes(db: Db): Promise<void> {
   if (isPostgres(db)) return
+  await indexStagedRows(db)
   for (const table of Object.values(FTS_TABLE)) {
     await sql`insert into ${sql.table(table)} (${sql.ref(table)}) values ('optimize')`.execute(db)
   }

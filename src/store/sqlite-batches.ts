@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { endBatchDeltas, startBatchDeltas, type BatchDeltas } from './batch-deltas.ts'
 import type { Db, Tx } from './database.ts'
+import { indexStagedRows } from './search-staging.ts'
 import { insertDeltas } from './usage.ts'
 
 /** Transactions past this many wait for the next batch: bounds how long the first waits for its commit. */
@@ -36,7 +37,8 @@ export interface ConnectionState {
  * after the shared COMMIT, so nothing is answered before it is durable. SQLite has one writer and
  * better-sqlite3 runs each statement to completion, so this changes no isolation: the transactions
  * were serial before and are serial now. The batch's usage deltas are summed and inserted once, just
- * before its COMMIT (batch-deltas.ts).
+ * before its COMMIT (batch-deltas.ts), and its new rows reach the search index there too, together
+ * (search-staging.ts).
  *
  * A batch first runs its transactions one after the other without savepoints: a savepoint around each
  * (its bookkeeping, a copy of every page the write changes, its release) cost a sixth of a contribute
@@ -123,6 +125,7 @@ export class SqliteBatches {
         if ('err' in outcome) refused.push({ queued, err: outcome.err })
         else done.push({ queued, value: outcome.value })
       }
+      await indexStagedRows(connection)
       await insertDeltas(connection, deltas.sums())
       await sql`commit`.execute(connection)
     } catch (err) {

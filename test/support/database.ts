@@ -150,6 +150,25 @@ export function testParticipantRow(id: string, name: string, createdAt: string) 
   } as const
 }
 
+/** A published contribution that starts a thread, for tests that write rows straight into the store. */
+export function testContributionRow(id: number, participantId: string, content: string, createdAt: string) {
+  return {
+    id,
+    participant_id: participantId,
+    reply_to: null,
+    thread_id: id,
+    reply_to_participant_id: null,
+    room: 'connection',
+    kind: 'conversation',
+    content,
+    client_id: `test-${id}`,
+    created_at: createdAt,
+    quarantined: 0,
+    payload_hash: null,
+    provisional_id: null,
+  }
+}
+
 /** An active participant written straight into the store. */
 export async function insertTestParticipant(db: Db, id: string, name: string, createdAt: string): Promise<void> {
   await insertParticipant(db, testParticipantRow(id, name, createdAt))

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { settleSearchIndexes } from '../../src/store/search.ts'
-import { dialect, insertTestParticipant, migratedStore } from '../support/database.ts'
+import { indexStagedRows } from '../../src/store/search-staging.ts'
+import { dialect, insertTestParticipant, migratedStore, testContributionRow } from '../support/database.ts'
 
 const AT = '2026-01-01T00:00:00.000Z'
 const AUTHOR = '00000000-0000-4000-8000-0000000000aa'
+
+const row = (id: number, content: string) => testContributionRow(id, AUTHOR, content, AT)
 
 describe(
   'settling the search indexes after a bulk load (SQLite FTS5)',
@@ -36,23 +39,11 @@ describe(
             const id = batch * 20 + i
             await tx
               .insertInto('contributions')
-              .values({
-                id,
-                participant_id: AUTHOR,
-                reply_to: null,
-                thread_id: id,
-                reply_to_participant_id: null,
-                room: 'connection',
-                kind: 'conversation',
-                content: `loaded words ${id % 3 === 0 ? 'fizz' : 'plain'}`,
-                client_id: `load-${id}`,
-                created_at: AT,
-                quarantined: 0,
-                payload_hash: null,
-                provisional_id: null,
-              })
+              .values(row(id, `loaded words ${id % 3 === 0 ? 'fizz' : 'plain'}`))
               .execute()
           }
+          // As a group commit does before its COMMIT: this load's rows become one segment.
+          await indexStagedRows(tx)
         })
       }
       const before = { segments: await segments(), fizz: await matches('fizz'), loaded: await matches('loaded') }
@@ -62,6 +53,14 @@ describe(
       assert.deepEqual(await matches('fizz'), before.fizz)
       assert.deepEqual(await matches('loaded'), before.loaded)
       assert.equal(before.loaded.length, 120)
+    })
+
+    test('rows loaded outside a group commit are found once settled', async () => {
+      const { db } = store()
+      await db.insertInto('contributions').values(row(500, 'bulk loaded buzz')).execute()
+      assert.deepEqual(await matches('buzz'), [])
+      await settleSearchIndexes(db)
+      assert.deepEqual(await matches('buzz'), [500])
     })
   },
 )

@@ -14,6 +14,7 @@ import * as walletServices from './009-wallet-services.ts'
 import * as search from './010-search.ts'
 import * as quarantineTimes from './011-quarantine-times.ts'
 import * as appreciationIndex from './012-appreciation-index.ts'
+import * as searchStaging from './013-search-staging.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '010-search': search,
   '011-quarantine-times': quarantineTimes,
   '012-appreciation-index': appreciationIndex,
+  '013-search-staging': searchStaging,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
