@@ -8,8 +8,8 @@ import { CONTRIBUTION_COLUMNS, toContribution, withAuthor as contributionsWithAu
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 import { FEEDBACK_COLUMNS, toFeedbackReport, withAuthor as feedbackWithAuthor } from './feedback.ts'
-import { indexStagedRows } from './search-staging.ts'
 import { REVISION_COLUMNS, revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
+import { indexStagedRows } from './search-staging.ts'
 
 export type Hit = Static<typeof SearchHit>
 
