@@ -10,7 +10,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely'
  * table with a GIN index. Both split text the same way (letters and digits, lowercased, no stemming,
  * accents kept), so a query finds the same records on either engine. Existing rows are indexed here.
  */
-const TABLES = [
+export const TABLES = [
   { table: 'contributions', columns: ['content'] },
   { table: 'memory_revisions', columns: ['title', 'content'] },
   { table: 'feedback', columns: ['content'] },

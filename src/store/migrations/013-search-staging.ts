@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
+import { TABLES } from './010-search.ts'
 
 /**
  * SQLite: new rows reach their FTS5 index once per group commit instead of once per write. FTS5
@@ -12,14 +13,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely'
  * was never indexed: they do not ask FTS5 to forget it (which would corrupt the index), and they
  * take it out of the stage; an update then indexes the row's new text at once, as before. Rows
  * written outside a group commit (a bulk load) wait in the stage until `indexStagedRows`.
- * PostgreSQL's generated columns and GIN indexes are unchanged.
+ * The tables and columns are migration 010's, whose triggers these replace. PostgreSQL's generated
+ * columns and GIN indexes are unchanged.
  */
-const TABLES = [
-  { table: 'contributions', columns: ['content'] },
-  { table: 'memory_revisions', columns: ['title', 'content'] },
-  { table: 'feedback', columns: ['content'] },
-] as const
-
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return
   await sql
