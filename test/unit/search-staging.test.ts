@@ -1,11 +1,58 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
-import type { Tx } from '../../src/store/database.ts'
+import { Migrator } from 'kysely/migration'
+import { openDatabase, type Db, type Tx } from '../../src/store/database.ts'
+import { migrate, MIGRATIONS } from '../../src/store/migrations/index.ts'
 import { dialect, insertTestParticipant, migratedStore, testContributionRow } from '../support/database.ts'
 
 const AT = '2026-01-01T00:00:00.000Z'
 const AUTHOR = '00000000-0000-4000-8000-0000000000ab'
+
+const matchesIn = async (db: Db, word: string) => {
+  const { rows } = await sql<{ id: number }>`select rowid as id from contributions_fts
+    where contributions_fts match ${word} order by rowid`.execute(db)
+  return rows.map((row) => Number(row.id))
+}
+
+const stagedIn = async (db: Db) => {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from search_staged`.execute(db)
+  return Number(rows[0]?.n)
+}
+
+const segmentsIn = async (db: Db) => {
+  const { rows } = await sql<{ n: number }>`select count(distinct segid) as n from contributions_fts_idx`.execute(db)
+  return Number(rows[0]?.n)
+}
+
+/**
+ * The index holds exactly the words of the rows not quarantined, at their places, and counts them:
+ * compared with an index built afresh from those rows. (FTS5's own integrity-check expects every row of
+ * the table indexed, and quarantined rows are not.)
+ */
+async function intactIn(db: Db): Promise<void> {
+  await sql`create virtual table if not exists temp.reference using fts5(content,
+    tokenize='unicode61 remove_diacritics 0')`.execute(db)
+  await sql`create virtual table if not exists temp.indexed using fts5vocab(main, contributions_fts, instance)`.execute(
+    db,
+  )
+  await sql`create virtual table if not exists temp.expected using fts5vocab(temp, reference, instance)`.execute(db)
+  await sql`delete from temp.reference`.execute(db)
+  await sql`insert into temp.reference (rowid, content) select rowid, content from contributions
+    where quarantined = 0`.execute(db)
+  const words = async (table: 'indexed' | 'expected') =>
+    (
+      await sql<{ term: string; doc: number; offset: number }>`select term, doc, "offset"
+        from ${sql.table(`temp.${table}`)} order by term, doc, "offset"`.execute(db)
+    ).rows
+  const [indexed, expected] = [await words('indexed'), await words('expected')]
+  assert.ok(expected.length > 0)
+  assert.deepEqual(indexed, expected)
+  // The counts ranking relies on (rows, and words per column): record 1 of each index's data.
+  const totals = async (data: string) =>
+    (await sql<{ block: Uint8Array }>`select block from ${sql.table(data)} where id = 1`.execute(db)).rows
+  assert.deepEqual(await totals('main.contributions_fts_data'), await totals('temp.reference_data'))
+}
 
 describe(
   'new rows reach the SQLite search index once per group commit (migration 013)',
@@ -20,51 +67,10 @@ describe(
     /** Writes given in one turn of the event loop share one group commit (store/sqlite-batches.ts). */
     const oneBatch = (...writes: Array<(tx: Tx) => Promise<unknown>>) =>
       Promise.allSettled(writes.map((write) => store().transaction((tx) => write(tx))))
-    const matches = async (word: string) => {
-      const { rows } = await sql<{ id: number }>`select rowid as id from contributions_fts
-        where contributions_fts match ${word} order by rowid`.execute(store().db)
-      return rows.map((row) => Number(row.id))
-    }
-    const staged = async () => {
-      const { rows } = await sql<{ n: number }>`select count(*) as n from search_staged`.execute(store().db)
-      return Number(rows[0]?.n)
-    }
-    const segments = async () => {
-      const { rows } = await sql<{ n: number }>`select count(distinct segid) as n from contributions_fts_idx`.execute(
-        store().db,
-      )
-      return Number(rows[0]?.n)
-    }
-    /**
-     * The index holds exactly the words of the rows not quarantined, at their places, and counts them:
-     * compared with an index built afresh from those rows. (FTS5's own integrity-check expects every row of the table
-     * indexed, and quarantined rows are not.)
-     */
-    const intact = async () => {
-      const { db } = store()
-      await sql`create virtual table if not exists temp.reference using fts5(content,
-        tokenize='unicode61 remove_diacritics 0')`.execute(db)
-      await sql`create virtual table if not exists temp.indexed using fts5vocab(main, contributions_fts, instance)`.execute(
-        db,
-      )
-      await sql`create virtual table if not exists temp.expected using fts5vocab(temp, reference, instance)`.execute(db)
-      await sql`delete from temp.reference`.execute(db)
-      await sql`insert into temp.reference (rowid, content) select rowid, content from contributions
-        where quarantined = 0`.execute(db)
-      const words = async (table: 'indexed' | 'expected') =>
-        (
-          await sql<{ term: string; doc: number; offset: number }>`select term, doc, "offset" from ${sql.table(
-            `temp.${table}`,
-          )} order by term, doc, "offset"`.execute(db)
-        ).rows
-      const [indexed, expected] = [await words('indexed'), await words('expected')]
-      assert.ok(expected.length > 0)
-      assert.deepEqual(indexed, expected)
-      // The counts ranking relies on (rows, and words per column): record 1 of each index's data.
-      const totals = async (data: string) =>
-        (await sql<{ block: Uint8Array }>`select block from ${sql.table(data)} where id = 1`.execute(db)).rows
-      assert.deepEqual(await totals('main.contributions_fts_data'), await totals('temp.reference_data'))
-    }
+    const matches = (word: string) => matchesIn(store().db, word)
+    const staged = () => stagedIn(store().db)
+    const segments = () => segmentsIn(store().db)
+    const intact = () => intactIn(store().db)
 
     test('a batch of new rows is found once it commits, written as one segment, and leaves nothing staged', async () => {
       await insertTestParticipant(store().db, AUTHOR, 'Stager', AT)
@@ -132,6 +138,42 @@ describe(
       await oneBatch((tx) => tx.updateTable('contributions').set({ id: 23 }).where('id', '=', 22).execute())
       assert.deepEqual(await matches('golf'), [20, 23])
       await intact()
+    })
+
+    test('a database indexed before migration 013 keeps its index; what comes after is staged', async () => {
+      const database = openDatabase('sqlite::memory:')
+      try {
+        const { db } = database
+        const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '013'))
+        const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()
+        assert.equal(error, undefined)
+        await insertTestParticipant(db, AUTHOR, 'Earlier', AT)
+        for (const id of [1, 2, 3]) {
+          await db
+            .insertInto('contributions')
+            .values(testContributionRow(id, AUTHOR, `hotel ${id}`, AT))
+            .execute()
+        }
+        assert.deepEqual(await matchesIn(db, 'hotel'), [1, 2, 3], "migration 010's triggers index at once")
+        await migrate(db)
+        assert.deepEqual(await matchesIn(db, 'hotel'), [1, 2, 3])
+        await Promise.all([
+          database.transaction((tx) =>
+            tx.updateTable('contributions').set({ quarantined: 1 }).where('id', '=', 1).execute(),
+          ),
+          database.transaction((tx) =>
+            tx
+              .insertInto('contributions')
+              .values(testContributionRow(4, AUTHOR, 'hotel 4', AT))
+              .execute(),
+          ),
+        ])
+        assert.deepEqual(await matchesIn(db, 'hotel'), [2, 3, 4])
+        assert.equal(await stagedIn(db), 0)
+        await intactIn(db)
+      } finally {
+        await database.close()
+      }
     })
   },
 )

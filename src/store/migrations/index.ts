@@ -17,7 +17,7 @@ import * as appreciationIndex from './012-appreciation-index.ts'
 import * as searchStaging from './013-search-staging.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-foundation': foundation,
   '002-notes-feedback-usage': notesFeedbackUsage,
   '003-operators-drafts-reports': operatorsDraftsReports,
@@ -33,7 +33,7 @@ const migrations: Record<string, Migration> = {
   '013-search-staging': searchStaging,
 }
 
-const provider: MigrationProvider = { getMigrations: async () => migrations }
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
 /**
  * Brings the schema up to date. Several instances starting at once against one PostgreSQL database
