@@ -1,25 +1,22 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from './database.ts'
-
-/** The tables SQLite indexes for search, each with the FTS5 table and columns migration 010 gave it. */
-const SOURCES: Readonly<Record<string, { fts: string; columns: readonly string[] }>> = {
-  contributions: { fts: 'contributions_fts', columns: ['content'] },
-  memory_revisions: { fts: 'memory_revisions_fts', columns: ['title', 'content'] },
-  feedback: { fts: 'feedback_fts', columns: ['content'] },
-}
+import { TABLES } from './migrations/010-search.ts'
 
 const stagedSources = sql<{ source: string }>`select distinct source from search_staged`
 
-/** Each source's statement that indexes its staged rows, built once (quarantined rows are never indexed). */
-const indexing = Object.fromEntries(
-  Object.entries(SOURCES).map(([source, { fts, columns }]) => {
+/**
+ * Each searchable table's statement that indexes its staged rows into its FTS5 table (migration 010's
+ * tables and columns), built once. Quarantined rows are never indexed.
+ */
+const indexing: Readonly<Record<string, RawBuilder<unknown>>> = Object.fromEntries(
+  TABLES.map(({ table, columns }) => {
     const list = sql.raw(columns.join(', '))
     const from = sql.raw(columns.map((c) => `t.${c}`).join(', '))
     return [
-      source,
-      sql`insert into ${sql.table(fts)} (rowid, ${list})
-        select t.rowid, ${from} from search_staged s cross join ${sql.table(source)} t
-        where s.source = ${source} and t.rowid = s.row and t.quarantined = 0`,
+      table,
+      sql`insert into ${sql.table(`${table}_fts`)} (rowid, ${list})
+        select t.rowid, ${from} from search_staged s cross join ${sql.table(table)} t
+        where s.source = ${table} and t.rowid = s.row and t.quarantined = 0`,
     ]
   }),
 )
