@@ -15,6 +15,7 @@ import * as search from './010-search.ts'
 import * as quarantineTimes from './011-quarantine-times.ts'
 import * as appreciationIndex from './012-appreciation-index.ts'
 import * as searchStaging from './013-search-staging.ts'
+import * as publicationRoom from './014-publication-room.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '011-quarantine-times': quarantineTimes,
   '012-appreciation-index': appreciationIndex,
   '013-search-staging': searchStaging,
+  '014-publication-room': publicationRoom,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
