@@ -7,9 +7,8 @@ import { dialect, migratedStore } from '../support/database.ts'
 
 /**
  * Every table whose rows are published (inserted with a provisional id, then rewritten with the
- * public one) keeps a tenth of each page for that rewrite, and so takes no new row into an old page's
- * last few bytes (migration 014 says why). Read from the catalog for each table of the registry, so
- * a table added to it without the setting fails here.
+ * public one) keeps a tenth of each page for that rewrite (migration 014 says why). Read from the
+ * catalog for each table of the registry, so a table added to it without the setting fails here.
  */
 describe(
   'room for the publication',
