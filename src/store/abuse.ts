@@ -1,4 +1,4 @@
-import type { QueryCreator } from 'kysely'
+import type { Expression, OnConflictBuilder, QueryCreator } from 'kysely'
 import type { Db } from './database.ts'
 import { prepared } from './prepared.ts'
 import type { Schema } from './schema.ts'
@@ -11,14 +11,46 @@ export type BucketEvent = {
   day: string
 }
 
-/** The charge of one event, answering the bucket's count with it (also a step of a join: store/capacity.ts). */
-export const chargeStep = (qc: QueryCreator<Schema>, entry: BucketEvent) =>
+/** A charge adds one to the count of its bucket's window. */
+const counted = (oc: OnConflictBuilder<Schema, 'abuse_buckets'>) =>
+  oc.columns(['scope', 'bucket', 'window']).doUpdateSet((eb) => ({ count: eb('abuse_buckets.count', '+', 1) }))
+
+/** The charge of one event, answering the bucket's count with it. */
+const chargeStep = (qc: QueryCreator<Schema>, entry: BucketEvent) =>
   qc
     .insertInto('abuse_buckets')
     .values({ scope: entry.scope, bucket: entry.bucket, window: entry.window, day: entry.day, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['scope', 'bucket', 'window']).doUpdateSet((eb) => ({ count: eb('abuse_buckets.count', '+', 1) })),
+    .onConflict(counted)
+    .returning('count')
+
+/**
+ * The charge of one event made only while `when` holds and the bucket's count is under `limit`,
+ * answering the count with it, or no row. The count is read under the bucket's row lock
+ * (ON CONFLICT DO UPDATE ... WHERE sees its latest version), so concurrent charges never pass the
+ * limit (a join: store/registration.ts).
+ */
+export const chargeWithinStep = (
+  qc: QueryCreator<Schema>,
+  entry: BucketEvent,
+  limit: number,
+  when: Expression<boolean>,
+) =>
+  qc
+    .insertInto('abuse_buckets')
+    .columns(['scope', 'bucket', 'window', 'day', 'count'])
+    .expression(
+      qc
+        .selectNoFrom((eb) => [
+          eb.val(entry.scope).as('scope'),
+          eb.val(entry.bucket).as('bucket'),
+          eb.val(entry.window).as('window'),
+          eb.val(entry.day).as('day'),
+          eb.lit(1).as('count'),
+        ])
+        .where(when)
+        .where((eb) => eb(eb.val(limit), '>=', eb.lit(1))),
     )
+    .onConflict((oc) => counted(oc).where('abuse_buckets.count', '<', limit))
     .returning('count')
 
 // Every rate-limited write charges a bucket: compiled once (store/prepared.ts).

@@ -1,16 +1,13 @@
-import { sql, type QueryCreator, type Selectable } from 'kysely'
+import { type QueryCreator, type Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from './database.ts'
-import { prepared, type WriteOrder } from './prepared.ts'
+import { prepared } from './prepared.ts'
 import { isPostgres, lockRow } from './dialect.ts'
 import { WRITES_PAUSED } from './flags.ts'
 import { markPublicChange } from './public-stamp.ts'
 import { modelLabelDigest } from './usage-rebuild.ts'
-import { USAGE_COUNTERS } from './counter-names.ts'
 import {
   appendDeltas,
-  deltaRows,
-  emptyActivity,
   findActivity,
   insertActivity,
   joinUsage,
@@ -50,86 +47,6 @@ async function countNewParticipant(db: Db, row: ParticipantRow): Promise<void> {
     .executeTakeFirst()
   const newModelLabel = Number(label.numInsertedOrUpdatedRows ?? 0) > 0
   await appendDeltas(db, joinUsage({ provenance: row.provenance, newModelLabel, status: row.status }))
-}
-
-type JoinValues = ParticipantRow & {
-  key_hash: string
-  label_digest: string
-  label_counter: string
-  delta_names: string[]
-  delta_values: number[]
-}
-
-/**
- * PostgreSQL: a self-registered participant, its empty activity, its key and its usage in one round
- * trip instead of six (each is a wait on a two-core machine). Whether the model label is new is known
- * only to the label's insert, so its delta is added in the statement, from that insert's result.
- * The rows referring to the participant are checked against it at the end of the statement.
- */
-const insertJoined = prepared((db, v: JoinValues) =>
-  db
-    .with('p', (qc) =>
-      qc.insertInto('participants').values({
-        id: v.id,
-        name: v.name,
-        model: v.model,
-        status: v.status,
-        suspended: v.suspended,
-        provenance: v.provenance,
-        provenance_note: v.provenance_note,
-        created_at: v.created_at,
-      }),
-    )
-    .with('u', (qc) => qc.insertInto('usage_participants').values(emptyActivity(v.id)))
-    .with('k', (qc) =>
-      qc
-        .insertInto('participant_keys')
-        .values({ key_hash: v.key_hash, participant_id: v.id, state: 'active', created_at: v.created_at }),
-    )
-    .with('l', (qc) =>
-      qc
-        .insertInto('usage_model_labels')
-        .values({ label_digest: v.label_digest })
-        .onConflict((oc) => oc.doNothing())
-        .returning('label_digest'),
-    )
-    .with('d', (qc) =>
-      qc
-        .insertInto('usage_deltas')
-        .columns(['name', 'delta'])
-        .expression(
-          sql`select * from unnest(${v.delta_names}::text[], ${v.delta_values}::bigint[])
-              union all select ${v.label_counter}::text, 1::bigint where exists (select from l)`,
-        ),
-    )
-    .selectNoFrom(sql<number>`1`.as('done')),
-)
-
-/** A self-registered participant and its first key, counted in usage (as insertParticipant). */
-export async function insertJoinedParticipant(
-  db: Db,
-  row: ParticipantRow,
-  keyHash: string,
-  write: WriteOrder = {},
-): Promise<void> {
-  if (!isPostgres(db)) {
-    await insertParticipant(db, row)
-    await insertKey(db, keyHash, row.id, row.created_at)
-    return
-  }
-  const deltas = deltaRows(joinUsage({ provenance: row.provenance, newModelLabel: false, status: row.status }))
-  await insertJoined(
-    db,
-    {
-      ...row,
-      key_hash: keyHash,
-      label_digest: modelLabelDigest(row.model),
-      label_counter: USAGE_COUNTERS.modelLabels,
-      delta_names: deltas.map((d) => d.name),
-      delta_values: deltas.map((d) => d.delta),
-    },
-    write,
-  )
 }
 
 export async function insertKey(db: Db, keyHash: string, participantId: string, createdAt: string): Promise<void> {

@@ -222,6 +222,69 @@ describe('registration limits', () => {
     },
   )
 
+  test(
+    "a join whose client's bucket reached the limit while it ran is refused for the rate, and takes no capacity (PostgreSQL)",
+    { skip: dialect !== 'postgres' },
+    async () => {
+      const t = await startServer({ config: { registrationRatePerMinute: 2 } })
+      let release = () => {}
+      const released = new Promise<void>((resolve) => (release = resolve))
+      try {
+        t.clock.set('2026-03-01T10:00:01Z')
+        assert.equal((await t.act('join', { name: 'first', model: 'm' })).status, 200)
+        const db = t.server.database.db
+        const units = async () =>
+          Number(
+            (
+              await db
+                .selectFrom('capacity_slots')
+                .select((eb) => eb.fn.sum('used').as('used'))
+                .executeTakeFirst()
+            )?.used,
+          )
+        const unitsBefore = await units()
+        let charged = () => {}
+        const charging = new Promise<void>((resolve) => (charged = resolve))
+        // Another join from the same client charges the last of the budget and has not committed yet:
+        // the join below reads the count before it, 1 of 2, and meets the latest, 2, at the bucket's lock.
+        const other = t.server.database.transaction(async (tx) => {
+          await sql`update abuse_buckets set count = count + 1 where scope = 'registration'`.execute(tx)
+          charged()
+          await released
+        })
+        await charging
+        let answered = false
+        const joining = t.act<ErrorReply>('join', { name: 'raced', model: 'm' }).then((reply) => {
+          answered = true
+          return reply
+        })
+        await sleep(300)
+        assert.equal(answered, false, "the join waits for the other's charge")
+        release()
+        await other
+        const reply = await joining
+        assert.equal(reply.status, 429)
+        assert.equal(reply.body.error.code, 'rate_limited')
+        const bucket = await db
+          .selectFrom('abuse_buckets')
+          .select('count')
+          .where('scope', '=', 'registration')
+          .execute()
+        assert.deepEqual(
+          bucket.map((b) => Number(b.count)),
+          [2],
+          'the refused join charged nothing',
+        )
+        assert.equal(await units(), unitsBefore, 'the refused join took no capacity')
+        const discovery = await t.view<{ usage: { registered_agents: number } }>(undefined)
+        assert.equal(discovery.body.usage.registered_agents, 1)
+      } finally {
+        release()
+        await t.close()
+      }
+    },
+  )
+
   test('abuse buckets store a keyed hash of the address, never the address itself', async () => {
     const t = await startServer()
     try {

@@ -6,7 +6,6 @@ import pg from 'pg'
 import pino from 'pino'
 import { startHousekeeping } from '../../src/core/housekeeping.ts'
 import { Publisher } from '../../src/core/publisher.ts'
-import { chargeAndTakeCapacity } from '../../src/store/capacity.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
 import { findByKeyHash, insertKey } from '../../src/store/participants.ts'
 import { contributionUsage, emptyActivity, reclaimDeltaSpace, rollupUsage } from '../../src/store/usage.ts'
@@ -15,6 +14,7 @@ import { insertRevision } from '../../src/store/memory-notes.ts'
 import { sharedFlag, WRITES_PAUSED } from '../../src/store/flags.ts'
 import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statements.ts'
 import { prepared } from '../../src/store/prepared.ts'
+import { registerParticipant } from '../../src/store/registration.ts'
 import { allocateId, hasPending, publicIdsOf } from '../../src/store/public-ids.ts'
 import { dialect, insertTestParticipant, migratedStore } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
@@ -484,7 +484,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     for (const plan of plans) assert.doesNotMatch(plan, /Seq Scan on (contributions|memory_revisions|drafts)\b/, plan)
   })
 
-  test("a join's charge-and-capacity statement keeps one generic plan instead of being planned on every join", async () => {
+  test("a join's registration statement keeps one generic plan instead of being planned on every join", async () => {
     const plans = await store()
       .db.connection()
       .execute(async (db) => {
@@ -492,7 +492,19 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
         // plan unless it costs more: a bound LIMIT made it cost more, so every join was planned anew.
         for (let n = 0; n < 8; n++) {
           const event = { scope: 'join', bucket: `plan-probe-${n}`, window: 1, day: '2026-11-27' }
-          await db.transaction().execute((tx) => chargeAndTakeCapacity(tx, event, 10, 1_000_000))
+          const participant = {
+            id: `plan-probe-${n}`,
+            name: `Probe ${n}`,
+            model: 'm',
+            status: 'active',
+            suspended: 0,
+            provenance: 'unknown',
+            provenance_note: 'self-registered',
+            created_at: AT,
+          }
+          const registration = { event, limit: 10, capacity: 1_000_000, participant, keyHash: `plan-probe-key-${n}` }
+          const registered = await db.transaction().execute((tx) => registerParticipant(tx, registration))
+          assert.deepEqual(registered, { count: 1, joined: true }, `join ${n}`)
         }
         const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
           select generic_plans, custom_plans from pg_prepared_statements

@@ -4,8 +4,7 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
-import { chargeAndTakeCapacity } from '../../store/capacity.ts'
-import { insertJoinedParticipant } from '../../store/participants.ts'
+import { registerParticipant } from '../../store/registration.ts'
 
 export const join = defineAction({
   name: 'join',
@@ -21,34 +20,38 @@ export const join = defineAction({
   errors: ['rate_limited', 'registration_closed'],
   mcp: { title: 'Join Clearing' },
   handler: async (ctx, input) => {
-    // Charged and taken together (one round trip on PostgreSQL). Capacity is taken from slots
-    // concurrent joins do not queue on (store/capacity.ts); exact. A refusal rolls both back.
+    // The charge, the unit of capacity and the participant are written together or not at all (one
+    // round trip on PostgreSQL). Capacity is taken from slots concurrent joins do not queue on
+    // (store/capacity.ts); exact.
     const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
-    const admitted = await chargeAndTakeCapacity(ctx.db, bucketEvent(rate), rate.limit, ctx.config.registrationCapacity)
-    refusePast(rate, admitted.count)
-    if (!admitted.taken) {
+    const id = ctx.random.uuid()
+    const key = newSecret(ctx.random)
+    const registered = await registerParticipant(
+      ctx.db,
+      {
+        event: bucketEvent(rate),
+        limit: rate.limit,
+        capacity: ctx.config.registrationCapacity,
+        participant: {
+          id,
+          name: input.name,
+          model: input.model,
+          status: 'active',
+          suspended: 0,
+          provenance: 'unknown',
+          provenance_note: 'self-registered',
+          created_at: iso(ctx.now),
+        },
+        keyHash: ctx.services.secrets.digest(key),
+      },
+      { endsTransaction: true },
+    )
+    refusePast(rate, registered.count)
+    if (!registered.joined) {
       throw new ServiceError('registration_closed', 'Public registration capacity is reached.', {
         retryAfterSeconds: 3600,
       })
     }
-    const id = ctx.random.uuid()
-    const key = newSecret(ctx.random)
-    const createdAt = iso(ctx.now)
-    await insertJoinedParticipant(
-      ctx.db,
-      {
-        id,
-        name: input.name,
-        model: input.model,
-        status: 'active',
-        suspended: 0,
-        provenance: 'unknown',
-        provenance_note: 'self-registered',
-        created_at: createdAt,
-      },
-      ctx.services.secrets.digest(key),
-      { endsTransaction: true },
-    )
     return {
       id,
       key,
