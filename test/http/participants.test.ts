@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { after, before, describe, test } from 'node:test'
 import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
 import { dialect } from '../support/database.ts'
@@ -188,35 +188,49 @@ describe('registration limits', () => {
     }
   })
 
+  /**
+   * Runs `statement` in a transaction of its own and keeps it open, with the row locks it took, until
+   * `release` (PostgreSQL): what a concurrent join holds for a moment.
+   */
+  async function holdOpen(t: TestServer, statement: RawBuilder<unknown>) {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let ran = () => {}
+    const running = new Promise<void>((resolve) => (ran = resolve))
+    const done = t.server.database.transaction(async (tx) => {
+      await statement.execute(tx)
+      ran()
+      await released
+    })
+    await Promise.race([running, done])
+    return { release, done }
+  }
+
+  /** A join sent now, and whether it has been answered yet. */
+  function sendJoin(t: TestServer, name: string) {
+    const sent = { answered: false, reply: t.act<ErrorReply>('join', { name, model: 'm' }) }
+    const answered = () => (sent.answered = true)
+    void sent.reply.then(answered, answered)
+    return sent
+  }
+
   test(
     'a join finding every slot with room held by another transaction waits for one, not refused (PostgreSQL)',
     { skip: dialect !== 'postgres' },
     async () => {
       const t = await startServer({ config: { registrationCapacity: 1000 } })
-      let release = () => {}
-      const released = new Promise<void>((resolve) => (release = resolve))
+      let holder: Awaited<ReturnType<typeof holdOpen>> | undefined
       try {
-        let locked = () => {}
-        const holding = new Promise<void>((resolve) => (locked = resolve))
         // Another transaction holds every slot, as concurrent joins do for a moment.
-        const holder = t.server.database.transaction(async (tx) => {
-          await sql`select slot from capacity_slots for update`.execute(tx)
-          locked()
-          await released
-        })
-        await holding
-        let answered = false
-        const joining = t.act('join', { name: 'waiter', model: 'm' }).then((reply) => {
-          answered = true
-          return reply
-        })
+        holder = await holdOpen(t, sql`select slot from capacity_slots for update`)
+        const join = sendJoin(t, 'waiter')
         await sleep(300)
-        assert.equal(answered, false, 'the join waits for a slot instead of answering')
-        release()
-        await holder
-        assert.equal((await joining).status, 200)
+        assert.equal(join.answered, false, 'the join waits for a slot instead of answering')
+        holder.release()
+        await holder.done
+        assert.equal((await join.reply).status, 200)
       } finally {
-        release()
+        holder?.release()
         await t.close()
       }
     },
@@ -227,8 +241,7 @@ describe('registration limits', () => {
     { skip: dialect !== 'postgres' },
     async () => {
       const t = await startServer({ config: { registrationRatePerMinute: 2 } })
-      let release = () => {}
-      const released = new Promise<void>((resolve) => (release = resolve))
+      let other: Awaited<ReturnType<typeof holdOpen>> | undefined
       try {
         t.clock.set('2026-03-01T10:00:01Z')
         assert.equal((await t.act('join', { name: 'first', model: 'm' })).status, 200)
@@ -243,26 +256,15 @@ describe('registration limits', () => {
             )?.used,
           )
         const unitsBefore = await units()
-        let charged = () => {}
-        const charging = new Promise<void>((resolve) => (charged = resolve))
         // Another join from the same client charges the last of the budget and has not committed yet:
         // the join below reads the count before it, 1 of 2, and meets the latest, 2, at the bucket's lock.
-        const other = t.server.database.transaction(async (tx) => {
-          await sql`update abuse_buckets set count = count + 1 where scope = 'registration'`.execute(tx)
-          charged()
-          await released
-        })
-        await charging
-        let answered = false
-        const joining = t.act<ErrorReply>('join', { name: 'raced', model: 'm' }).then((reply) => {
-          answered = true
-          return reply
-        })
+        other = await holdOpen(t, sql`update abuse_buckets set count = count + 1 where scope = 'registration'`)
+        const join = sendJoin(t, 'raced')
         await sleep(300)
-        assert.equal(answered, false, "the join waits for the other's charge")
-        release()
-        await other
-        const reply = await joining
+        assert.equal(join.answered, false, "the join waits for the other's charge")
+        other.release()
+        await other.done
+        const reply = await join.reply
         assert.equal(reply.status, 429)
         assert.equal(reply.body.error.code, 'rate_limited')
         const bucket = await db
@@ -279,7 +281,7 @@ describe('registration limits', () => {
         const discovery = await t.view<{ usage: { registered_agents: number } }>(undefined)
         assert.equal(discovery.body.usage.registered_agents, 1)
       } finally {
-        release()
+        other?.release()
         await t.close()
       }
     },
