@@ -23,7 +23,8 @@ export interface Registration {
 /**
  * What became of it. `count` is the bucket's count with this registration (past `limit` when the
  * rate refused it); `joined` is false when the rate or the capacity refused it, and then nothing of
- * it was written: neither a charge, nor a unit of capacity, nor a row.
+ * it stays: neither a charge, nor a unit of capacity, nor a row (on SQLite, once the caller's
+ * transaction rolls the charge back).
  */
 export interface Registered {
   count: number
