@@ -27,7 +27,8 @@ const chargeStep = (qc: QueryCreator<Schema>, entry: BucketEvent) =>
  * The charge of one event made only while `when` holds and the bucket's count is under `limit`,
  * answering the count with it, or no row. The count is read under the bucket's row lock
  * (ON CONFLICT DO UPDATE ... WHERE sees its latest version), so concurrent charges never pass the
- * limit (a join: store/registration.ts).
+ * limit (a join: store/registration.ts). A bucket's first charge is always made: limits are at least 1
+ * (config.ts).
  */
 export const chargeWithinStep = (
   qc: QueryCreator<Schema>,
@@ -47,8 +48,7 @@ export const chargeWithinStep = (
           eb.val(entry.day).as('day'),
           eb.lit(1).as('count'),
         ])
-        .where(when)
-        .where((eb) => eb(eb.val(limit), '>=', eb.lit(1))),
+        .where(when),
     )
     .onConflict((oc) => counted(oc).where('abuse_buckets.count', '<', limit))
     .returning('count')

@@ -49,10 +49,15 @@ async function countNewParticipant(db: Db, row: ParticipantRow): Promise<void> {
   await appendDeltas(db, joinUsage({ provenance: row.provenance, newModelLabel, status: row.status }))
 }
 
+/** The row of a participant's new key: active from its creation. */
+export function newKeyRow(keyHash: string, participantId: string, createdAt: string) {
+  return { key_hash: keyHash, participant_id: participantId, state: 'active', created_at: createdAt } as const
+}
+
 export async function insertKey(db: Db, keyHash: string, participantId: string, createdAt: string): Promise<void> {
   await db
     .insertInto('participant_keys')
-    .values({ key_hash: keyHash, participant_id: participantId, state: 'active', created_at: createdAt })
+    .values(newKeyRow(keyHash, participantId, createdAt))
     .execute()
 }
 

@@ -4,7 +4,7 @@ import { pickSlot, shareOf, takeSlotStep, takeSlotUnlocked } from './capacity.ts
 import { USAGE_COUNTERS } from './counter-names.ts'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
-import { insertKey, insertParticipant, type ParticipantRow } from './participants.ts'
+import { insertKey, insertParticipant, newKeyRow, type ParticipantRow } from './participants.ts'
 import { prepared, type WriteOrder } from './prepared.ts'
 import type { Schema } from './schema.ts'
 import { deltaRows, emptyActivity, joinUsage } from './usage.ts'
@@ -114,14 +114,7 @@ const registration = prepared((db, v: RegistrationValues) => {
       }),
     )
     .with('u', (qc) => insertIfJoined(qc, 'usage_participants', { ...activity, participant_id: v.id }))
-    .with('k', (qc) =>
-      insertIfJoined(qc, 'participant_keys', {
-        key_hash: v.key_hash,
-        participant_id: v.id,
-        state: 'active',
-        created_at: v.created_at,
-      }),
-    )
+    .with('k', (qc) => insertIfJoined(qc, 'participant_keys', newKeyRow(v.key_hash, v.id, v.created_at)))
     .with('l', (qc) =>
       insertIfJoined(qc, 'usage_model_labels', { label_digest: v.label_digest })
         .onConflict((oc) => oc.doNothing())

@@ -15,7 +15,7 @@ describe('two instances side by side on one database behave as one service', () 
       [a, b, a, b, a, b].map((s, i) => s.act<ErrorReply>('join', { name: `p${i}`, model: 'm' })),
     )
     assert.equal(first.filter((r) => r.status === 200).length, 4, 'one budget of 4 per minute across both')
-    // Refused for the rate, though capacity was left: a join that raced past the others' charges too.
+    // Both refusals are for the rate, not the capacity: 6 units, 4 taken.
     const refused = first.filter((r) => r.status !== 200)
     assert.deepEqual(
       refused.map((r) => [r.status, r.body.error.code]),

@@ -16,7 +16,7 @@ import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statem
 import { prepared } from '../../src/store/prepared.ts'
 import { registerParticipant } from '../../src/store/registration.ts'
 import { allocateId, hasPending, publicIdsOf } from '../../src/store/public-ids.ts'
-import { dialect, insertTestParticipant, migratedStore } from '../support/database.ts'
+import { dialect, insertTestParticipant, migratedStore, testParticipantRow } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 
@@ -492,16 +492,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
         // plan unless it costs more: a bound LIMIT made it cost more, so every join was planned anew.
         for (let n = 0; n < 8; n++) {
           const event = { scope: 'join', bucket: `plan-probe-${n}`, window: 1, day: '2026-11-27' }
-          const participant = {
-            id: `plan-probe-${n}`,
-            name: `Probe ${n}`,
-            model: 'm',
-            status: 'active',
-            suspended: 0,
-            provenance: 'unknown',
-            provenance_note: 'self-registered',
-            created_at: AT,
-          }
+          const participant = testParticipantRow(`plan-probe-${n}`, `Probe ${n}`, AT)
           const registration = { event, limit: 10, capacity: 1_000_000, participant, keyHash: `plan-probe-key-${n}` }
           const registered = await db.transaction().execute((tx) => registerParticipant(tx, registration))
           assert.deepEqual(registered, { count: 1, joined: true }, `join ${n}`)
