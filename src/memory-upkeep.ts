@@ -15,17 +15,17 @@
  * have, and the trim after it returns the C memory that the collected objects held.
  *
  * Such a collection blocks the event loop for some tens of milliseconds, so it runs only where no
- * request should feel it: after QUIET_SECONDS in a row in which the event loop was used less than
- * QUIET_USE of the time, and only once per quiet spell (a second busier than BUSY_USE starts the
- * next one). V8's own reducer waits 8 s after its last collection before it looks.
+ * request should feel it: after QUIET_SECONDS in a row in which the main thread ran less than
+ * QUIET_USE of the time (mainThreadUse), and only once per quiet spell (a second busier than BUSY_USE
+ * starts the next one). V8's own reducer waits 8 s after its last collection before it looks.
  */
 import { performance } from 'node:perf_hooks'
 import type { Trim } from './memory-trim.ts'
 
 export const UPKEEP_INTERVAL_MS = 1000
-/** Seconds in a row the event loop must have been nearly idle before the collection runs. */
+/** Seconds in a row the main thread must have been nearly idle before the collection runs. */
 export const QUIET_SECONDS = 5
-/** Below this share of a second in use, the event loop was quiet (housekeeping's ticks stay under it). */
+/** Below this share of a second on a CPU, the main thread was quiet (an idle server's own ticks run 0.4-0.9%). */
 export const QUIET_USE = 0.02
 /** From this share of a second in use, the server has been working: the next quiet spell collects. */
 export const BUSY_USE = 0.05
@@ -44,6 +44,35 @@ export function takeCollector(): Collect | undefined {
   return () => gc({ type: 'major', flavor: 'last-resort' })
 }
 
+/**
+ * The share of the time since the previous call that the main thread spent running on a CPU.
+ *
+ * Not the event loop's utilization, which counts the wall-clock time of each callback: on a machine
+ * whose cores other processes keep busy, an idle server's own ticks (housekeeping's pass, the trim)
+ * stretch while they wait for a core. Idle beside three busy loops on two cores its event loop was
+ * in use 1.0-2.7% of each second, so the quiet spell kept starting over: after the reads of two
+ * whole bench runs, three of the four servers had not collected 7 s later. Its main thread ran
+ * 0.4-0.9% of each second.
+ * Node before 23.9 has no per-thread CPU time: there the event loop's use stands in.
+ */
+export function mainThreadUse(): () => number {
+  if (typeof process.threadCpuUsage !== 'function') return eventLoopUse()
+  const cpuMs = () => {
+    const { user, system } = process.threadCpuUsage()
+    return (user + system) / 1000
+  }
+  let lastCpu = cpuMs()
+  let lastAt = performance.now()
+  return () => {
+    const cpu = cpuMs()
+    const at = performance.now()
+    const use = (cpu - lastCpu) / Math.max(at - lastAt, 1)
+    lastCpu = cpu
+    lastAt = at
+    return use
+  }
+}
+
 /** The share of the time since the previous call that the event loop was busy. */
 export function eventLoopUse(): () => number {
   let last = performance.eventLoopUtilization()
@@ -59,24 +88,24 @@ export interface Upkeep {
   trim?: Trim | undefined
   /** What runs once per quiet spell after work: V8's memory-reducing collection, and what else main.ts adds. */
   handBack?: (() => void) | undefined
-  /** The event loop's use since the last call (eventLoopUse), injected by tests. */
-  loopUse?: () => number
+  /** The server's use of its main thread since the last call (mainThreadUse), injected by tests. */
+  threadUse?: () => number
 }
 
 /** Runs the upkeep every UPKEEP_INTERVAL_MS until the returned stop function runs; the timer keeps no process alive. */
-export function startMemoryUpkeep({ trim, handBack, loopUse = eventLoopUse() }: Upkeep): () => void {
+export function startMemoryUpkeep({ trim, handBack, threadUse = mainThreadUse() }: Upkeep): () => void {
   // Without malloc_trim and nothing to hand back once quiet there is nothing to keep up.
   if (!trim && !handBack) return () => {}
   let worked = false
   let quiet = 0
   const timer = setInterval(() => {
-    const use = loopUse()
+    const use = threadUse()
     if (use >= BUSY_USE) worked = true
     quiet = use < QUIET_USE ? quiet + 1 : 0
     if (handBack && worked && quiet >= QUIET_SECONDS) {
       handBack()
       // The collection's own time is not the server's work.
-      loopUse()
+      threadUse()
       worked = false
     }
     trim?.()

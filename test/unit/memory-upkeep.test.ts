@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { test, type TestContext } from 'node:test'
-import { BUSY_USE, QUIET_SECONDS, QUIET_USE, startMemoryUpkeep, UPKEEP_INTERVAL_MS } from '../../src/memory-upkeep.ts'
+import {
+  BUSY_USE,
+  eventLoopUse,
+  mainThreadUse,
+  QUIET_SECONDS,
+  QUIET_USE,
+  startMemoryUpkeep,
+  UPKEEP_INTERVAL_MS,
+} from '../../src/memory-upkeep.ts'
 
-/** The upkeep under mocked timers, its event loop's use each second set by the test. */
+/** The upkeep under mocked timers, its main thread's use each second set by the test. */
 function upkeep(t: TestContext) {
   t.mock.timers.enable({ apis: ['setInterval'] })
   const counts = { trims: 0, collections: 0 }
@@ -11,7 +19,7 @@ function upkeep(t: TestContext) {
   const stop = startMemoryUpkeep({
     trim: () => counts.trims++,
     handBack: () => counts.collections++,
-    loopUse: () => use,
+    threadUse: () => use,
   })
   const seconds = (n: number, share: number) => {
     use = share
@@ -36,7 +44,7 @@ test('the trim runs once every interval, from the start until stopped', (t) => {
 test('without a trim and a collector no timer runs', (t) => {
   t.mock.timers.enable({ apis: ['setInterval'] })
   let readings = 0
-  startMemoryUpkeep({ loopUse: () => readings++ })
+  startMemoryUpkeep({ threadUse: () => readings++ })
   t.mock.timers.tick(UPKEEP_INTERVAL_MS * 5)
   assert.equal(readings, 0)
 })
@@ -70,6 +78,33 @@ test('a second between quiet and busy neither counts as work nor as quiet', (t) 
   seconds(QUIET_SECONDS * 2, 0)
   assert.equal(counts.collections, 0, 'light steady use is not work to recover from')
 })
+
+/**
+ * The quiet rule counts the time the main thread ran, not the wall-clock time of its callbacks: a
+ * callback that waits for a core other processes hold (here: one that sleeps) is not the server's work.
+ */
+test(
+  'time the main thread spends off a CPU is not use; time on one is',
+  { skip: !process.threadCpuUsage },
+  async () => {
+    const thread = mainThreadUse()
+    const loop = eventLoopUse()
+    await new Promise<void>((resolve) =>
+      setTimeout(() => {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400)
+        setImmediate(resolve)
+      }, 1),
+    )
+    const slept = thread()
+    assert.ok(loop() > 0.5, 'the event loop counts a blocked callback as busy')
+    assert.ok(slept < BUSY_USE, `a thread asleep for 400 ms used ${(slept * 100).toFixed(2)}% of it`)
+    const started = process.threadCpuUsage()
+    let spun = 0
+    while (process.threadCpuUsage(started).user < 50_000) spun++
+    const used = thread()
+    assert.ok(spun > 0 && used > BUSY_USE, `a thread that ran 50 ms of CPU used ${(used * 100).toFixed(1)}%`)
+  },
+)
 
 /**
  * A node process (with --expose-gc, as `npm start` runs it) that grows its heap with garbage, then
