@@ -49,11 +49,11 @@ export function takeCollector(): Collect | undefined {
  *
  * Not the event loop's utilization, which counts the wall-clock time of each callback: on a machine
  * whose cores other processes keep busy, an idle server's own ticks (housekeeping's pass, the trim)
- * stretch while they wait for a core. Idle beside three busy loops on two cores its event loop was
- * in use 1.0-2.7% of each second, so the quiet spell kept starting over: after the reads of two
- * whole bench runs, three of the four servers had not collected 7 s later. Its main thread ran
- * 0.4-0.9% of each second.
- * Node before 23.9 has no per-thread CPU time: there the event loop's use stands in.
+ * stretch while they wait for a core or a disk. Idle beside three busy loops on two cores its event
+ * loop was in use 1.0-2.7% of each second, now and then over QUIET_USE, and each time the quiet spell
+ * started over; its main thread ran 0.4-0.9% of each second. With the event loop's use, three of four
+ * servers had not collected 7 s after the reads of two whole bench runs; with this, both did in the next.
+ * Where Node has no per-thread CPU time (process.threadCpuUsage came in 23.9) the event loop's use stands in.
  */
 export function mainThreadUse(): () => number {
   if (typeof process.threadCpuUsage !== 'function') return eventLoopUse()
