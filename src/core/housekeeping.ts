@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { reclaimDeltaSpace, rollupUsage } from '../store/usage.ts'
+import { hasDeltas, reclaimDeltaSpace, rollupUsage } from '../store/usage.ts'
 import type { Runtime } from './pipeline.ts'
 
 const INTERVAL_MS = 1000
@@ -13,7 +13,8 @@ const RECLAIM_EVERY = 10
 /**
  * Every second: fold appended usage deltas into their totals (so the summary sums few rows) and
  * publish rows a crashed writer left provisional; every tenth second, reclaim the deltas' space. Each
- * is a cheap no-op when there is nothing to do, safe on every instance at once, and only bounds how
+ * is a cheap no-op when there is nothing to do (each asks first whether there is: a read, no
+ * transaction), safe on every instance at once, and only bounds how
  * long leftovers wait: correctness never depends on them. The timer is unref'd; the returned function
  * stops it and waits for a pass in progress.
  */
@@ -21,7 +22,7 @@ export function startHousekeeping(rt: Pick<Runtime, 'database' | 'publisher'>, l
   let running: Promise<void> | undefined
   let passes = 0
   const pass = async () => {
-    await rt.database.transaction((tx) => rollupUsage(tx))
+    if (await hasDeltas(rt.database.db)) await rt.database.transaction((tx) => rollupUsage(tx))
     if (++passes % RECLAIM_EVERY === 0) await reclaimDeltaSpace(rt.database.db)
     await rt.publisher.sweep()
   }

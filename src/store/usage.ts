@@ -5,6 +5,7 @@ import { USAGE_COUNTERS as U } from './counter-names.ts'
 import { batchDeltasOf } from './batch-deltas.ts'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
+import { prepared } from './prepared.ts'
 import type { Schema, UsageParticipantTable } from './schema.ts'
 
 /**
@@ -228,6 +229,18 @@ export function deltaRows(deltas: Deltas): Array<{ name: string; delta: number }
 /** A sum for a counter that already has a total is added to it. */
 const addedToTotal = (oc: OnConflictBuilder<Schema, 'usage_totals'>) =>
   oc.column('name').doUpdateSet((eb) => ({ value: eb('usage_totals.value', '+', eb.ref('excluded.value')) }))
+
+const anyDelta = prepared((db) => db.selectFrom('usage_deltas').select('name').limit(1))
+
+/**
+ * Whether any delta waits for a rollup. Housekeeping asks first (core/housekeeping.ts): on SQLite the
+ * rollup's transaction is a group commit of its own that takes the write lock, and every second an
+ * idle server at 1M contributions spent 8-15 ms (wall clock) folding nothing; its main thread's CPU
+ * when idle went from 0.16-0.31% of each second to 0.09-0.19% without it.
+ */
+export async function hasDeltas(db: Db): Promise<boolean> {
+  return (await anyDelta(db, {})).length > 0
+}
 
 /**
  * Folds appended deltas into the totals, summed per counter by the database. Safe to run anywhere at

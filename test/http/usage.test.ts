@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import pino from 'pino'
+import { startHousekeeping } from '../../src/core/housekeeping.ts'
+import { Publisher } from '../../src/core/publisher.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { rebuildUsage } from '../../src/store/usage-rebuild.ts'
-import { rollupUsage } from '../../src/store/usage.ts'
+import { hasDeltas, rollupUsage } from '../../src/store/usage.ts'
 import { migratedStore } from '../support/database.ts'
 
 type Usage = {
@@ -299,5 +302,48 @@ describe('the usage rollup', () => {
     assert.deepEqual(await db.selectFrom('usage_deltas').select('name').execute(), [])
     await store().transaction((tx) => rollupUsage(tx))
     assert.deepEqual(await totals(), folded)
+  })
+
+  test('housekeeping opens no transaction while no delta waits, and folds the deltas once one does', async (t) => {
+    const db = store().db
+    await store().transaction((tx) => rollupUsage(tx))
+    const database = store()
+    const transactions = t.mock.method(database, 'transaction')
+    // The sweep is a pass's last step: each pass's end is awaited there.
+    let passEnded: () => void = () => {}
+    const publisher = new Publisher(store())
+    const sweep = publisher.sweep.bind(publisher)
+    publisher.sweep = async () => {
+      await sweep()
+      passEnded()
+    }
+    t.mock.timers.enable({ apis: ['setInterval'] })
+    const stop = startHousekeeping({ database, publisher }, pino({ level: 'silent' }))
+    const pass = async () => {
+      const ended = new Promise<void>((resolve) => (passEnded = resolve))
+      t.mock.timers.tick(1000)
+      await ended
+      // The pass is over once its promise has settled too: a tick before that is skipped.
+      await new Promise(setImmediate)
+    }
+    try {
+      assert.equal(await hasDeltas(db), false)
+      await pass()
+      await pass()
+      assert.equal(transactions.mock.callCount(), 0, 'nothing to fold: no transaction')
+      await db.insertInto('usage_deltas').values({ name: 'rollup.later', delta: 3 }).execute()
+      assert.equal(await hasDeltas(db), true)
+      await pass()
+      assert.equal(transactions.mock.callCount(), 1)
+      assert.equal(await hasDeltas(db), false)
+      const total = await db
+        .selectFrom('usage_totals')
+        .select('value')
+        .where('name', '=', 'rollup.later')
+        .executeTakeFirst()
+      assert.equal(Number(total?.value), 3)
+    } finally {
+      await stop()
+    }
   })
 })
