@@ -3,8 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
-import pino from 'pino'
-import { startHousekeeping } from '../../src/core/housekeeping.ts'
 import { Publisher } from '../../src/core/publisher.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
 import { findByKeyHash, insertKey } from '../../src/store/participants.ts'
@@ -18,6 +16,7 @@ import { registerParticipant } from '../../src/store/registration.ts'
 import { allocateId, hasPending, publicIdsOf } from '../../src/store/public-ids.ts'
 import { dialect, insertTestParticipant, migratedStore, testParticipantRow } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
+import { housekeepingPasses } from '../support/housekeeping.ts'
 import { op } from '../support/operator.ts'
 
 /**
@@ -609,22 +608,11 @@ describe('the usage rollup on PostgreSQL', { skip: dialect !== 'postgres' }, () 
         select vacuum_count as count from pg_stat_user_tables where relname = 'usage_deltas'`.execute(store().db)
       return Number(rows[0]?.count)
     }
-    // The sweep is a pass's last step: each pass's end is awaited there.
-    let passEnded: () => void = () => {}
-    const publisher = new Publisher(store())
-    const sweep = publisher.sweep.bind(publisher)
-    publisher.sweep = async () => {
-      await sweep()
-      passEnded()
-    }
-    t.mock.timers.enable({ apis: ['setInterval'] })
-    const stop = startHousekeeping({ database: store(), publisher }, pino({ level: 'silent' }))
+    const { pass, stop } = housekeepingPasses(t, store())
     const before = await vacuums()
     const counted: number[] = []
-    for (let pass = 1; pass <= 10; pass++) {
-      const ended = new Promise<void>((resolve) => (passEnded = resolve))
-      t.mock.timers.tick(1000)
-      await ended
+    for (let round = 1; round <= 10; round++) {
+      await pass()
       counted.push((await vacuums()) - before)
     }
     await stop()

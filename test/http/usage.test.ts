@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import pino from 'pino'
-import { startHousekeeping } from '../../src/core/housekeeping.ts'
-import { Publisher } from '../../src/core/publisher.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { rebuildUsage } from '../../src/store/usage-rebuild.ts'
 import { hasDeltas, rollupUsage } from '../../src/store/usage.ts'
 import { migratedStore } from '../support/database.ts'
+import { housekeepingPasses } from '../support/housekeeping.ts'
 
 type Usage = {
   generated_at: string
@@ -309,23 +307,7 @@ describe('the usage rollup', () => {
     await store().transaction((tx) => rollupUsage(tx))
     const database = store()
     const transactions = t.mock.method(database, 'transaction')
-    // The sweep is a pass's last step: each pass's end is awaited there.
-    let passEnded: () => void = () => {}
-    const publisher = new Publisher(store())
-    const sweep = publisher.sweep.bind(publisher)
-    publisher.sweep = async () => {
-      await sweep()
-      passEnded()
-    }
-    t.mock.timers.enable({ apis: ['setInterval'] })
-    const stop = startHousekeeping({ database, publisher }, pino({ level: 'silent' }))
-    const pass = async () => {
-      const ended = new Promise<void>((resolve) => (passEnded = resolve))
-      t.mock.timers.tick(1000)
-      await ended
-      // The pass is over once its promise has settled too: a tick before that is skipped.
-      await new Promise(setImmediate)
-    }
+    const { pass, stop } = housekeepingPasses(t, database)
     try {
       assert.equal(await hasDeltas(db), false)
       await pass()
