@@ -13,9 +13,9 @@ const RECLAIM_EVERY = 10
 /**
  * Every second: fold appended usage deltas into their totals (so the summary sums few rows) and
  * publish rows a crashed writer left provisional; every tenth second, reclaim the deltas' space. Each
- * is a cheap no-op when there is nothing to do (each asks first whether there is: a read, no
- * transaction), safe on every instance at once, and only bounds how
- * long leftovers wait: correctness never depends on them. The timer is unref'd; the returned function
+ * is a cheap no-op when there is nothing to do (the rollup and the sweep first read whether there
+ * is, and open no transaction otherwise), safe on every instance at once, and only bounds how long
+ * leftovers wait: correctness never depends on them. The timer is unref'd; the returned function
  * stops it and waits for a pass in progress.
  */
 export function startHousekeeping(rt: Pick<Runtime, 'database' | 'publisher'>, logger: Logger): () => Promise<void> {
