@@ -189,29 +189,34 @@ describe('registration limits', () => {
   })
 
   /**
-   * Runs `statement` in a transaction of its own and keeps it open, with the row locks it took, until
-   * `release` (PostgreSQL): what a concurrent join holds for a moment.
+   * A join sent while another transaction holds the rows `statement` locks (PostgreSQL), as a
+   * concurrent join does for a moment: checks that the join waits instead of answering (`waits` says
+   * for what), then lets the other transaction commit and answers the join's reply.
    */
-  async function holdOpen(t: TestServer, statement: RawBuilder<unknown>) {
+  async function joinWhileHeld(t: TestServer, statement: RawBuilder<unknown>, name: string, waits: string) {
     let release = () => {}
     const released = new Promise<void>((resolve) => (release = resolve))
     let ran = () => {}
     const running = new Promise<void>((resolve) => (ran = resolve))
-    const done = t.server.database.transaction(async (tx) => {
+    const held = t.server.database.transaction(async (tx) => {
       await statement.execute(tx)
       ran()
       await released
     })
-    await Promise.race([running, done])
-    return { release, done }
-  }
-
-  /** A join sent now, and whether it has been answered yet. */
-  function sendJoin(t: TestServer, name: string) {
-    const sent = { answered: false, reply: t.act<ErrorReply>('join', { name, model: 'm' }) }
-    const answered = () => (sent.answered = true)
-    void sent.reply.then(answered, answered)
-    return sent
+    try {
+      await Promise.race([running, held])
+      let answered = false
+      const reply = t.act<ErrorReply>('join', { name, model: 'm' })
+      const settle = () => (answered = true)
+      void reply.then(settle, settle)
+      await sleep(300)
+      assert.equal(answered, false, waits)
+      release()
+      await held
+      return await reply
+    } finally {
+      release()
+    }
   }
 
   test(
@@ -219,18 +224,12 @@ describe('registration limits', () => {
     { skip: dialect !== 'postgres' },
     async () => {
       const t = await startServer({ config: { registrationCapacity: 1000 } })
-      let holder: Awaited<ReturnType<typeof holdOpen>> | undefined
       try {
         // Another transaction holds every slot, as concurrent joins do for a moment.
-        holder = await holdOpen(t, sql`select slot from capacity_slots for update`)
-        const join = sendJoin(t, 'waiter')
-        await sleep(300)
-        assert.equal(join.answered, false, 'the join waits for a slot instead of answering')
-        holder.release()
-        await holder.done
-        assert.equal((await join.reply).status, 200)
+        const held = sql`select slot from capacity_slots for update`
+        const reply = await joinWhileHeld(t, held, 'waiter', 'the join waits for a slot instead of answering')
+        assert.equal(reply.status, 200)
       } finally {
-        holder?.release()
         await t.close()
       }
     },
@@ -241,7 +240,6 @@ describe('registration limits', () => {
     { skip: dialect !== 'postgres' },
     async () => {
       const t = await startServer({ config: { registrationRatePerMinute: 2 } })
-      let other: Awaited<ReturnType<typeof holdOpen>> | undefined
       try {
         t.clock.set('2026-03-01T10:00:01Z')
         assert.equal((await t.act('join', { name: 'first', model: 'm' })).status, 200)
@@ -258,13 +256,8 @@ describe('registration limits', () => {
         const unitsBefore = await units()
         // Another join from the same client charges the last of the budget and has not committed yet:
         // the join below reads the count before it, 1 of 2, and meets the latest, 2, at the bucket's lock.
-        other = await holdOpen(t, sql`update abuse_buckets set count = count + 1 where scope = 'registration'`)
-        const join = sendJoin(t, 'raced')
-        await sleep(300)
-        assert.equal(join.answered, false, "the join waits for the other's charge")
-        other.release()
-        await other.done
-        const reply = await join.reply
+        const charge = sql`update abuse_buckets set count = count + 1 where scope = 'registration'`
+        const reply = await joinWhileHeld(t, charge, 'raced', "the join waits for the other's charge")
         assert.equal(reply.status, 429)
         assert.equal(reply.body.error.code, 'rate_limited')
         const bucket = await db
@@ -281,7 +274,6 @@ describe('registration limits', () => {
         const discovery = await t.view<{ usage: { registered_agents: number } }>(undefined)
         assert.equal(discovery.body.usage.registered_agents, 1)
       } finally {
-        other?.release()
         await t.close()
       }
     },
