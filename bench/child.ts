@@ -1,18 +1,13 @@
-/** Server processes for the benchmark: the real entry point (`npm start`'s flags) or the baseline. */
+/** Server processes for the benchmark: the real entry point (as `npm start` runs it) or the baseline. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
-import { parseAssignments, parseFlags, START_ENV, START_FLAGS } from '../scripts/start-flags.ts'
-import { QUIET_SECONDS } from '../src/memory-upkeep.ts'
 
 /**
- * The node flags of `npm start`, so the bench measures the server as it is run; BENCH_SERVE_FLAGS
- * replaces them for a comparison of flags in one sitting.
+ * `npm start` runs the server with no node flags; BENCH_SERVE_FLAGS (`--flag ...`) gives it some, to
+ * compare deployment settings (NODE_OPTIONS, MALLOC_ARENA_MAX: set them in the bench's environment).
  */
-const SERVE_FLAGS =
-  process.env.BENCH_SERVE_FLAGS !== undefined ? parseFlags(process.env.BENCH_SERVE_FLAGS) : START_FLAGS
-/** The variables `npm start` sets (BENCH_SERVE_ENV, `NAME=value ...`, replaces them likewise). */
-const SERVE_ENV = process.env.BENCH_SERVE_ENV !== undefined ? parseAssignments(process.env.BENCH_SERVE_ENV) : START_ENV
+const SERVE_FLAGS = (process.env.BENCH_SERVE_FLAGS ?? '').split(' ').filter(Boolean)
 
 export interface Child {
   child: ChildProcess
@@ -39,7 +34,7 @@ export async function startChild(script: string, env: Record<string, string>): P
   const serving = script.endsWith('main.ts')
   const args = serving ? [...SERVE_FLAGS, ...profile, script, 'serve'] : [script]
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...(serving ? SERVE_ENV : {}), PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
@@ -67,16 +62,23 @@ export function peakRssMb(child: ChildProcess): number {
   return statusMb(child, 'VmHWM')
 }
 
-/** Seconds of quiet before quietRssMb reads: the server's (src/memory-upkeep.ts) and two more. */
-export const QUIET_READ_SECONDS = QUIET_SECONDS + 2
-
-/** The server's RSS once it has been quiet long enough to hand back what it grew under the load just run. */
-export async function quietRssMb(child: ChildProcess): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, QUIET_READ_SECONDS * 1000))
-  return rssMb(child)
+/**
+ * The most anonymous memory (V8's heap, the allocator's arenas, Buffers: what no file backs) the
+ * server held while `run` ran, sampled every 100 ms, with its result. The kernel keeps a high-water
+ * mark for the RSS only, which counts the executable's and the libraries' pages too.
+ */
+export async function peakAnonymousMb<T>(child: ChildProcess, run: () => Promise<T>): Promise<[T, number]> {
+  let peak = statusMb(child, 'RssAnon')
+  const timer = setInterval(() => (peak = Math.max(peak, statusMb(child, 'RssAnon'))), 100)
+  try {
+    const result = await run()
+    return [result, Math.max(peak, statusMb(child, 'RssAnon'))]
+  } finally {
+    clearInterval(timer)
+  }
 }
 
-function statusMb(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {
+function statusMb(child: ChildProcess, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
   return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024)
 }

@@ -5,14 +5,13 @@
  * code before it in one sitting: `reads` seeds 10,000 contributions and 450 participants and runs the
  * cache-missed newest page (plain, then compressed as fetch asks for it), the cache-missed thread and
  * the cached arrival page; `writes` runs contribute and join with 50 participants. It prints the
- * server's RSS after the read runs, and once the server has been quiet long enough to hand back
- * what it grew. BENCH_CPU_PROF=dir writes the server's CPU profile there
+ * server's RSS after the read runs, and its peak RSS and peak anonymous memory under them. BENCH_CPU_PROF=dir writes the server's CPU profile there
  * (bench/child.ts); BENCH_SECONDS sets the length of each run; BENCH_CONTRIBUTIONS and
  * BENCH_PARTICIPANTS the size the reads are seeded at; REUSE_DB=url reads (or writes into) an already
  * seeded database instead (to compare two versions at 1M without seeding twice).
  */
 import { mkdirSync, readFileSync } from 'node:fs'
-import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop } from './child.ts'
+import { peakAnonymousMb, peakRssMb, rssMb, startChild, stop } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
 import { ACCEPTS, load, single } from './load.ts'
 import { missedPages, missedThreads } from './missed.ts'
@@ -35,15 +34,16 @@ if (part === 'writes') {
   try {
     rss('idle')
     const newest = missedPages(SIZE.contributions)
-    await load('newest page of 25, cache missed', { url: server.url, urls: newest })
-    rss('after it')
-    await load('newest page of 25, cache missed, compressed', { url: server.url, urls: newest, headers: ACCEPTS })
-    await load('thread, cache missed', { url: server.url, urls: missedThreads(SIZE.contributions) })
-    await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })
+    const [, peakAnonymous] = await peakAnonymousMb(server.child, async () => {
+      await load('newest page of 25, cache missed', { url: server.url, urls: newest })
+      rss('after it')
+      await load('newest page of 25, cache missed, compressed', { url: server.url, urls: newest, headers: ACCEPTS })
+      await load('thread, cache missed', { url: server.url, urls: missedThreads(SIZE.contributions) })
+      await load('newest page of 25, cached', { url: `${server.url}/api/clearing?view=arrival&limit=25` })
+    })
     rss('at the end')
+    console.error(`  server peak RSS ${peakRssMb(server.child)} MB, peak anonymous ${peakAnonymous} MB under the reads`)
     if (process.env.SMAPS) console.error(mappings(server.child.pid as number))
-    const quiet = await quietRssMb(server.child)
-    console.error(`  server RSS once quiet for ${QUIET_READ_SECONDS} s: ${quiet} MB`)
   } finally {
     await stop(server.child)
   }

@@ -4,7 +4,7 @@
  * Compares versions of the server on this machine, whose speed drifts by a third within minutes and
  * more between them: runs taken one after another (bench/focus.ts) then measure the drift as much as the
  * change. Here every version serves at once, each from its checkout (`src/main.ts` as `npm start` runs
- * it, with this checkout's node flags) and its own seeded database, and they take turns: a run each (BENCH_SECONDS, default 5; 2 is enough),
+ * it) and its own seeded database, and they take turns: a run each (BENCH_SECONDS, default 5; 2 is enough),
  * the order reversed every round, for ROUNDS rounds (default 12). It prints each version's median
  * req/s and its server's CPU time per request (user and system, from /proc), which drift touches less.
  * A version given without a database gets a fresh one (`clearing_ab_LABEL`, DIALECT sqlite or postgres),

@@ -41,6 +41,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const ownsDatabase = options.database === undefined
   const database = options.database ?? openConfiguredDatabase(config.databaseUrl)
   database.reportError = (err) => logger.error({ err }, 'after-commit task failed')
+  database.reportConnectionError = (err) => logger.warn({ err }, 'database connection error')
   await migrate(database.db)
   const upgraded = await upgradeLegacyDigests(database.db, secrets.upgrade)
   if (upgraded > 0) logger.info({ upgraded }, 'stored secret digests upgraded to the peppered form')

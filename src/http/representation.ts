@@ -220,19 +220,26 @@ function bodyOf(result: unknown): Body {
 
 /**
  * Compressed bodies by hash and encoding, so the same text is compressed once however many requests
- * (or fresh result objects, like the descriptor's) carry it. Bounded by count, oldest dropped first,
- * and kept only from a text's second compression on (core/asked-again.ts): under a stream of distinct
- * answers (pollers' own cursors, threads nobody else reads) every one went in, pushed one out and was
- * held while 128 more went out, long enough to outlive young collections. Kept only when repeated, a
- * missed page compressed went out at 3,267-3,690/s against 3,083-3,255/s (four alternated pairs at 1M
- * on SQLite).
+ * (or fresh result objects, like the descriptor's) carry it. Bounded by count and by bytes, oldest
+ * dropped first, and kept only from a text's second compression on (core/asked-again.ts): under a
+ * stream of distinct answers (pollers' own cursors, threads nobody else reads) every one went in,
+ * pushed one out and was held while 128 more went out, long enough to outlive young collections.
  */
 const compressed = new Map<string, Promise<Buffer>>()
 export const COMPRESSED_ENTRIES = 128
+/**
+ * The compressed bytes kept in all: a page of 25 compresses to ~3 KB, but a long thread's answer to
+ * hundreds, and 128 of those would be as large as the read cache itself (core/read-cache.ts).
+ */
+export const COMPRESSED_BYTES = 8 * 1024 * 1024
 const compressedOnce = new AskedAgain(COMPRESSED_ENTRIES)
+/** The size of each kept body once compressed, and their sum. */
+const compressedSizes = new Map<string, number>()
+let compressedBytes = 0
 
-/** How many compressed answers are kept now (tests: what is kept, not only what is sent). */
+/** How many compressed answers are kept now, and their bytes (tests: what is kept, not only what is sent). */
 export const compressedKept = (): number => compressed.size
+export const compressedBytesKept = (): number => compressedBytes
 
 function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
   if (body.compressed) return kept(body.compressed, encoding, () => compressors.thorough[encoding](body.bytes))
@@ -246,8 +253,29 @@ function compressedBody(body: Body, encoding: Encoding): Promise<Buffer> {
     return entry
   }
   if (!compressedOnce.again(key)) return compress()
-  if (compressed.size >= COMPRESSED_ENTRIES) compressed.delete(compressed.keys().next().value as string)
-  return kept(compressed, key, compress)
+  if (compressed.size >= COMPRESSED_ENTRIES) dropCompressed(compressed.keys().next().value as string)
+  const made = kept(compressed, key, compress)
+  made.then(
+    (bytes) => {
+      if (compressed.get(key) !== made) return
+      compressedSizes.set(key, bytes.length)
+      compressedBytes += bytes.length
+      // One body over a quarter of the bound is not kept: it would push out many that pollers share.
+      if (bytes.length > COMPRESSED_BYTES / 4) dropCompressed(key)
+      for (const oldest of compressed.keys()) {
+        if (compressedBytes <= COMPRESSED_BYTES) break
+        dropCompressed(oldest)
+      }
+    },
+    () => {},
+  )
+  return made
+}
+
+function dropCompressed(key: string): void {
+  compressed.delete(key)
+  compressedBytes -= compressedSizes.get(key) ?? 0
+  compressedSizes.delete(key)
 }
 
 /** What `store` keeps under `key`, made once; a failure is not kept, so the next request tries again. */

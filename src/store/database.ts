@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely'
 import pg from 'pg'
-import { isStalePlan, withNamedStatements } from './pg-statements.ts'
+import { isStalePlan, withNamedStatements, type ConnectionError } from './pg-statements.ts'
 import { SqliteBatches, type ConnectionState } from './sqlite-batches.ts'
 import { Background } from '../core/background.ts'
 import type { Schema } from './schema.ts'
@@ -28,6 +28,11 @@ export interface Database {
   settled(): Promise<void>
   /** Where background failures go (the server points it at its logger). */
   reportError: (err: unknown) => void
+  /**
+   * Where a connection error outside any query goes (PostgreSQL: an idle pooled connection lost, or a
+   * checked-out one broken); the server points it at its logger, at warn.
+   */
+  reportConnectionError: ConnectionError
   /** Told of every retried transaction, with the error code that caused it (metrics). */
   onRetry: (reason: string) => void
   /**
@@ -141,12 +146,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 const POOL_MAX = 10
 
 function openPostgres(url: string): Database {
-  const pool = postgresPool(url, POOL_MAX)
-  const priority = wrap(kyselyOver(postgresPool(url, 1, PUBLISHER_SETTINGS)), 'postgres')
-  return wrap(kyselyOver(pool), 'postgres', {
+  // Both pools' connection errors go where the server points the database's.
+  const onError: ConnectionError = (err) => database.reportConnectionError(err)
+  const pool = postgresPool(url, POOL_MAX, onError)
+  const priority = wrap(kyselyOver(postgresPool(url, 1, onError, PUBLISHER_SETTINGS), onError), 'postgres')
+  const database = wrap(kyselyOver(pool, onError), 'postgres', {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
     priority,
   })
+  return database
 }
 
 /**
@@ -177,11 +185,12 @@ const PUBLISHER_SETTINGS = [
   'set enable_mergejoin = off',
 ]
 
-function postgresPool(url: string, max: number, settings = SESSION_SETTINGS): pg.Pool {
+function postgresPool(url: string, max: number, onError: ConnectionError, settings = SESSION_SETTINGS): pg.Pool {
   // Pipeline mode: a transaction's BEGIN travels with its first statement (store/pg-statements.ts).
   const pool = new pg.Pool({ connectionString: url, max, pipeline: true })
-  // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => {})
+  // An idle client's error (server restart) must not crash the process; the pool drops the client and
+  // the next query connects anew.
+  pool.on('error', onError)
   pool.on('connect', (client) => {
     // Queued ahead of anything the pool's user asks of this connection. Each is ignored where it fails:
     // an engine without the setting (the wire-compatible ones DESIGN.md names) runs as it did.
@@ -190,8 +199,8 @@ function postgresPool(url: string, max: number, settings = SESSION_SETTINGS): pg
   return pool
 }
 
-const kyselyOver = (pool: pg.Pool) =>
-  new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) })
+const kyselyOver = (pool: pg.Pool, onError: ConnectionError) =>
+  new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, onError) }) })
 
 const RETRYABLE_PG = new Set(['40001', '40P01', '55P03'])
 const MAX_ATTEMPTS = 6
@@ -209,6 +218,7 @@ function wrap(
     db,
     dialect,
     reportError: (err) => console.error('after-commit task failed', err),
+    reportConnectionError: (err) => console.warn('database connection error', err),
     onRetry: () => {},
     poolStats,
     get priority() {

@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import type pg from 'pg'
 
@@ -42,34 +41,47 @@ export function isStalePlan(err: unknown): boolean {
 
 /**
  * Marks a statement as its transaction's last write (`endsTransaction`, store/prepared.ts): the
- * COMMIT goes out in the same write as it, and the transaction's own COMMIT later sends nothing.
+ * COMMIT goes out right behind it, and the transaction's own COMMIT later sends nothing.
  */
 export const ENDS_TRANSACTION = '/* ends transaction */ '
 
 const BEGINS = /^\s*(begin|start transaction)\b/i
 const ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i
 
-/** One wrapper per pooled client, so Kysely too keeps one connection object per client. */
-const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+/** Where a connection error outside any query goes (Database.reportConnectionError). */
+export type ConnectionError = (err: unknown) => void
 
-function namedClient(client: pg.PoolClient): PostgresPoolClient {
-  let wrapper = wrappers.get(client)
-  if (wrapper === undefined) {
-    wrapper = wrap(client)
-    wrappers.set(client, wrapper)
-  }
-  return wrapper
+interface Wrapped {
+  wrapper: PostgresPoolClient
+  /** The client is checked out again. */
+  lend(): void
+}
+
+/** One wrapper per pooled client, so Kysely too keeps one connection object per client. */
+const wrappers = new WeakMap<pg.PoolClient, Wrapped>()
+
+function namedClient(client: pg.PoolClient, onError: ConnectionError): PostgresPoolClient {
+  let wrapped = wrappers.get(client)
+  if (wrapped === undefined) {
+    wrapped = wrap(client, onError)
+    wrappers.set(client, wrapped)
+  } else wrapped.lend()
+  return wrapped.wrapper
 }
 
 /** What Kysely is answered for a BEGIN held back, or an end of a transaction that never began. */
 const nothingSent = () => ({ command: null, rowCount: null, rows: [] })
 
-function wrap(client: pg.PoolClient): PostgresPoolClient {
+function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
+  let checkedOut = true
   // A connection that breaks while checked out (PostgreSQL restarted, the backend was terminated)
   // fails the queries in flight, and pg also emits 'error' on the client: the pool listens only while
   // the client is idle, and an 'error' nobody listens to ends the process. The pool drops the client
-  // when it comes back (it is no longer queryable); the request that held it fails alone.
-  client.on('error', () => {})
+  // when it comes back (it is no longer queryable); the request that held it fails alone. An idle
+  // client's error is the pool's to report (store/database.ts).
+  client.on('error', (err) => {
+    if (checkedOut) onError(err)
+  })
   // A client is released only after its transaction committed or rolled back (Kysely discards one
   // whose rollback failed), so this is never carried from one checkout to the next.
   let inTransaction = false
@@ -119,29 +131,22 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
     }
   }
   /**
-   * A held BEGIN goes out in the same write as the transaction's first statement: the pool's clients
-   * are in pg's pipeline mode, which sends a query without waiting for the answer to the one before,
-   * so a transaction costs one round trip less. PostgreSQL runs them in order, as if sent apart. A
-   * transaction's last write takes its COMMIT along the same way (`ending`): one round trip less
-   * again, and its row locks are let go as soon as PostgreSQL has run it, not after the answer came
-   * back through a busy event loop. Should the statement fail, PostgreSQL answers the COMMIT by
-   * rolling back, as the transaction would have.
+   * A held BEGIN goes out right before the transaction's first statement, without waiting for its
+   * answer: the pool's clients are in pg's pipeline mode (its `pipeline` option), which sends a query
+   * without waiting for the answer to the one before, so a transaction costs one round trip less.
+   * PostgreSQL runs them in order, as if sent apart. A transaction's last write takes its COMMIT along
+   * the same way (`ending`): one round trip less again, and its row locks are let go as soon as
+   * PostgreSQL has run it, not after the answer came back through a busy event loop. Should the
+   * statement fail, PostgreSQL answers the COMMIT by rolling back, as the transaction would have.
    */
   const send = async (config: pg.QueryConfig, ending: boolean) => {
     if (heldBegin === undefined && !ending) return client.query(config)
-    const socket = (client as unknown as { connection: { stream: Writable } }).connection.stream
-    socket.cork()
     const sent: Array<Promise<unknown>> = []
-    let answer: Promise<pg.QueryResult>
-    try {
-      if (heldBegin !== undefined) sent.push(client.query(heldBegin))
-      answer = client.query(config)
-      sent.push(answer)
-      if (ending) sent.push(client.query('commit'))
-    } finally {
-      heldBegin = undefined
-      socket.uncork()
-    }
+    if (heldBegin !== undefined) sent.push(client.query(heldBegin))
+    heldBegin = undefined
+    const answer = client.query(config)
+    sent.push(answer)
+    if (ending) sent.push(client.query('commit'))
     const outcomes = await Promise.allSettled(sent)
     // Once PostgreSQL answered the COMMIT (a failed statement makes it a rollback) the transaction is
     // over. Unanswered (the connection broke), the transaction's own ROLLBACK still goes out: it fails,
@@ -156,23 +161,23 @@ function wrap(client: pg.PoolClient): PostgresPoolClient {
   const wrapper = {
     query,
     release: (destroy?: boolean) => {
+      checkedOut = false
       ended = false
       heldBegin = undefined
       client.release(destroy)
     },
-    // Kysely reads the backend's pid from here to cancel a query, instead of asking for it.
-    get processID() {
-      return (client as unknown as { processID?: number }).processID
-    },
   }
-  return wrapper as unknown as PostgresPoolClient
+  return { wrapper: wrapper as unknown as PostgresPoolClient, lend: () => (checkedOut = true) }
 }
 
-/** The pool as Kysely's PostgresDialect takes it, with its clients' statements named. */
-export function withNamedStatements(pool: pg.Pool): PostgresPool {
+/**
+ * The pool as Kysely's PostgresDialect takes it, with its clients' statements named; `onError` is told
+ * of a connection that breaks while checked out.
+ */
+export function withNamedStatements(pool: pg.Pool, onError: ConnectionError): PostgresPool {
   return {
     options: pool.options,
-    connect: async () => namedClient(await pool.connect()),
+    connect: async () => namedClient(await pool.connect(), onError),
     end: () => pool.end(),
   }
 }

@@ -2,17 +2,19 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { test } from 'node:test'
-import { START_ENV, START_FLAGS } from '../../scripts/start-flags.ts'
-import { QUIET_SECONDS } from '../../src/memory-upkeep.ts'
 import { freshDatabase } from '../support/database.ts'
-import { glibc } from '../support/platform.ts'
 
-/** The real entry point with `npm start`'s variables and node flags: `[NAME=value] node [flags] src/main.ts serve`. */
-function serve(env: Record<string, string>) {
-  const child = spawn(process.execPath, [...START_FLAGS, 'src/main.ts', 'serve'], {
+const ROOT = new URL('../../', import.meta.url)
+
+/** The real entry point, as `npm start` runs it (`node src/main.ts serve`), or `npm start` itself. */
+function serve(env: Record<string, string>, { npm = false } = {}) {
+  const [command, args] = npm ? ['npm', ['start']] : [process.execPath, ['src/main.ts', 'serve']]
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    // npm start in a process group of its own, so the test can end whatever it left running.
+    detached: npm,
     env: {
       ...process.env,
-      ...START_ENV,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'debug',
@@ -38,26 +40,6 @@ function serve(env: Record<string, string>) {
     })
   })
   return { child, listening, output: () => output }
-}
-
-/**
- * The server's debug line for what it handed back on this occasion (src/main.ts): V8 collected and the
- * RSS fell, and on Linux at least `executableMb` of the executable's pages were unmapped.
- */
-function assertHandedBack(output: string, occasion: string, executableMb: number) {
-  const line = output.split('\n').find((l) => l.includes(`"msg":"${occasion}: V8 collected`))
-  assert.ok(line, `no hand-back "${occasion}" in: ${output}`)
-  const entry = JSON.parse(line) as { msg: string; rssMb: { before: number; after: number }; executableMb?: number }
-  assert.ok(
-    entry.rssMb.after < entry.rssMb.before,
-    `${occasion}: RSS ${entry.rssMb.before} MB before, ${entry.rssMb.after} after`,
-  )
-  if (process.platform !== 'linux') return
-  assert.match(entry.msg, /, executable pages unmapped$/)
-  assert.ok(
-    (entry.executableMb ?? 0) >= executableMb,
-    `${occasion}: ${entry.executableMb} MB of the executable unmapped`,
-  )
 }
 
 test('SIGTERM finishes in-flight requests, closes the database and exits 0', async () => {
@@ -89,53 +71,41 @@ test('SIGTERM finishes in-flight requests, closes the database and exits 0', asy
     // until Node's keep-alive timeout (72 s) ran out.
     assert.ok(Date.now() - signalled < 30_000, `exit took ${Date.now() - signalled} ms after SIGTERM`)
     assert.match(server.output(), /shutting down/)
-    // The C heap's free memory goes back to the system where glibc can do it (src/memory-trim.ts).
-    assert.match(server.output(), glibc ? /every 1000 ms \(malloc_trim\)/ : /malloc_trim is not available/)
   } finally {
     await database.drop()
   }
 })
 
-test("npm start's server hands back the memory it grew under work once it has been quiet", async () => {
+test('SIGTERM sent to `npm start` reaches the server, which closes and exits 0', async () => {
   const database = await freshDatabase({ file: true })
+  const server = serve({ DATABASE_URL: database.url }, { npm: true })
   try {
-    const server = serve({ DATABASE_URL: database.url })
     const url = await server.listening
-    // Work enough to count as busy (src/memory-upkeep.ts: BUSY_USE of a second), then nothing.
-    const until = Date.now() + 1500
-    while (Date.now() < until) {
-      await Promise.all(
-        Array.from({ length: 20 }, () => fetch(`${url}/api/clearing?view=arrival`).then((r) => r.text())),
+    assert.equal((await fetch(`${url}/healthz`)).status, 200)
+    // What a process manager does to stop the service it started with `npm start`. Without `exec` the
+    // shell npm runs the script in died of it and the server, orphaned, went on listening.
+    server.child.kill('SIGTERM')
+    const [code] = await once(server.child, 'exit')
+    const deadline = Date.now() + 10_000
+    let listening = true
+    while (listening && Date.now() < deadline) {
+      listening = await fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
       )
+      if (listening) await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    // Quiet is a run of seconds with the event loop under 2% busy; while the rest of the suite loads
-    // both cores, the idle server's timers can take longer than that for some seconds (a CI run once
-    // saw no run of five in 15 s), so the test waits up to 45 s: it ends as soon as the line appears.
-    const deadline = Date.now() + (QUIET_SECONDS + 40) * 1000
-    while (!/quiet after work: V8 collected/.test(server.output()) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    server.child.kill('SIGTERM')
-    await once(server.child, 'exit')
-    assert.match(server.output(), new RegExp(`after ${QUIET_SECONDS} quiet seconds V8 collects`))
-    // The work read pages of the executable again; on Linux the quiet hand-back unmaps them too.
-    assertHandedBack(server.output(), 'quiet after work', 1)
+    assert.equal(listening, false, `the server still listens after npm start ended: ${server.output()}`)
+    assert.match(server.output(), /"signal":"SIGTERM".*shutting down/)
+    // npm ends with the server's exit code: 0, where it died of the signal before.
+    assert.equal(code, 0, server.output())
   } finally {
-    await database.drop()
-  }
-})
-
-test("npm start's server hands back what starting grew before it listens", async () => {
-  const database = await freshDatabase({ file: true })
-  try {
-    const server = serve({ DATABASE_URL: database.url })
-    await server.listening
-    server.child.kill('SIGTERM')
-    await once(server.child, 'exit')
-    // On Linux the executable's pages read while starting are unmapped with it (src/executable-pages.ts).
-    assertHandedBack(server.output(), 'started', 10)
-    // Before the server listens, so no request waits for it.
-    assert.ok(server.output().indexOf('started: V8 collected') < server.output().indexOf('Server listening at'))
-  } finally {
+    // The whole process group npm start made, should anything in it still run.
+    try {
+      process.kill(-(server.child.pid as number), 'SIGKILL')
+    } catch {
+      // Nothing left.
+    }
     await database.drop()
   }
 })

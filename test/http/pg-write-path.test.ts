@@ -138,7 +138,8 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
 
   test('a query object after a held BEGIN runs inside the transaction too', async () => {
     const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 1, pipeline: true })
-    const client = await withNamedStatements(pool).connect()
+    const errors: unknown[] = []
+    const client = await withNamedStatements(pool, (err) => errors.push(err)).connect()
     try {
       await client.query('begin', [])
       const asObject = client.query as unknown as (c: pg.QueryConfig) => Promise<pg.QueryResult<{ xid: string }>>
@@ -150,6 +151,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
       client.release()
       await pool.end()
     }
+    assert.deepEqual(errors, [])
   })
 
   const AT = '2026-11-24T00:00:00.000Z'
@@ -202,6 +204,8 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
   test('a connection that breaks in a transaction fails that transaction alone, and leaves the pool', async () => {
     // Before the fix, pg's 'error' event on the checked-out client was an uncaught exception: the
     // server process ended whenever PostgreSQL restarted or terminated a backend mid-request.
+    const reported: unknown[] = []
+    store().reportConnectionError = (err) => reported.push(err)
     for (const ending of [false, true]) {
       await assert.rejects(
         store().transaction(async (tx) => {
@@ -212,6 +216,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
       )
     }
     assert.equal(await flagCount('broken-'), 0)
+    assert.ok(reported.length >= 2, `each broken connection reported: ${reported.length}`)
     // Had a broken connection gone back to the pool, one of these would fail.
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>

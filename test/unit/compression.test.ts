@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, test } from 'node:test'
 import Fastify from 'fastify'
 import {
+  COMPRESSED_BYTES,
   COMPRESSED_ENTRIES,
+  compressedBytesKept,
   compressedKept,
   fileBody,
   INLINE_BELOW,
@@ -20,6 +23,14 @@ function words(count: number): string[] {
 
 const DECODE = { br: brotliDecompressSync, gzip: gunzipSync } as const
 
+/** Text that barely compresses, the same for the same name: random bytes in base64. */
+const noises = new Map<string, string>()
+const noise = (name: string, bytes: number) => {
+  const key = `${name} ${bytes}`
+  if (!noises.has(key)) noises.set(key, randomBytes((bytes * 3) / 4).toString('base64'))
+  return noises.get(key) as string
+}
+
 describe('compressed answers', () => {
   const server = async () => {
     const app = Fastify()
@@ -31,6 +42,10 @@ describe('compressed answers', () => {
         'application/json',
       ),
     )
+    app.get('/noise/:name/:bytes', (request, reply) => {
+      const { name, bytes } = request.params as { name: string; bytes: string }
+      return sendResult(request, reply, { text: noise(name, Number(bytes)) }, 'application/json')
+    })
     const file = fileBody(Buffer.from(JSON.stringify({ items: words(4000) })))
     app.get('/file.json', (request, reply) => sendBody(request, reply, file, 'application/json', 'no-cache'))
     await app.ready()
@@ -57,6 +72,25 @@ describe('compressed answers', () => {
     assert.equal(compressedKept(), before + 1, 'and served from there')
     assert.deepEqual(second.rawPayload, first.rawPayload)
     assert.deepEqual(third.rawPayload, first.rawPayload)
+    await app.close()
+  })
+
+  test('the compressed answers kept stay within their bytes; one over a quarter of them is not kept', async () => {
+    const app = await server()
+    const headers = { 'accept-encoding': 'gzip' }
+    // Each asked for twice, so each is kept: 32 of them compress to some twice the bound.
+    const size = COMPRESSED_BYTES / 16
+    for (let n = 0; n < 32; n++) {
+      for (let ask = 0; ask < 2; ask++) await app.inject({ url: `/noise/${n}/${size}`, headers })
+      assert.ok(compressedBytesKept() <= COMPRESSED_BYTES, `${compressedBytesKept()} bytes kept after ${n + 1}`)
+    }
+    assert.ok(compressedBytesKept() > COMPRESSED_BYTES / 2, `${compressedBytesKept()} bytes kept`)
+    const before = compressedKept()
+    for (let ask = 0; ask < 3; ask++) {
+      const answer = await app.inject({ url: `/noise/large/${COMPRESSED_BYTES / 2}`, headers })
+      assert.equal(answer.headers['content-encoding'], 'gzip')
+    }
+    assert.ok(compressedKept() <= before, 'the large answer is compressed for each request, never kept')
     await app.close()
   })
 
