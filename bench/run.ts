@@ -13,8 +13,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { openDatabase } from '../src/store/database.ts'
-import { migrate } from '../src/store/migrations/index.ts'
+import { openDatabase } from '../src/db/database.ts'
+import { migrate } from '../src/db/migrations/index.ts'
 import { peakRssMb, QUIET_READ_SECONDS, quietRssMb, rssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'

@@ -100,8 +100,8 @@ function handingBack(
 }
 
 async function migrateOnly(): Promise<void> {
-  const { openDatabase } = await import('./store/database.ts')
-  const { migrate } = await import('./store/migrations/index.ts')
+  const { openDatabase } = await import('./db/database.ts')
+  const { migrate } = await import('./db/migrations/index.ts')
   const database = openDatabase(loadConfig().databaseUrl)
   try {
     await migrate(database.db)

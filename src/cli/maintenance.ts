@@ -3,8 +3,8 @@ import { createAlerts } from '../core/alerts.ts'
 import { systemClock } from '../core/clock.ts'
 import { runMaintenance } from '../core/maintenance.ts'
 import { createLogger } from '../logger.ts'
-import { openDatabase } from '../store/database.ts'
-import { migrate } from '../store/migrations/index.ts'
+import { openDatabase } from '../db/database.ts'
+import { migrate } from '../db/migrations/index.ts'
 
 /**
  * `npm run maintenance`: one pass directly against DATABASE_URL, then a retry of queued operator

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
-import type { Database, Db } from '../store/database.ts'
+import type { Database, Db } from '../db/database.ts'
 import { nextId } from '../store/counters.ts'
 import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/outbox.ts'
 import type { ActionContext } from './action.ts'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../db/database.ts'
 
 export function registerHealth(app: FastifyInstance, database: Database): void {
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

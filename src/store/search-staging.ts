@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { Db } from './database.ts'
-import { TABLES } from './migrations/010-search.ts'
+import type { Db } from '../db/database.ts'
+import { TABLES } from '../db/migrations/010-search.ts'
 
 const stagedSources = sql<{ source: string }>`select distinct source from search_staged`
 

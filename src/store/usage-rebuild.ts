@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
-import type { Schema } from './schema.ts'
+import type { Schema } from '../db/schema.ts'
 import { sha256 } from '../core/secrets.ts'
 
 /** The digest a model label is counted by: labels are counted, never kept as text. */

@@ -3,10 +3,10 @@ import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
 import { USAGE_COUNTERS as U } from './counter-names.ts'
 import { batchDeltasOf } from './batch-deltas.ts'
-import type { Db } from './database.ts'
-import { isPostgres } from './dialect.ts'
-import { prepared } from './prepared.ts'
-import type { Schema, UsageParticipantTable } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import { isPostgres } from '../db/dialect.ts'
+import { prepared } from '../db/prepared.ts'
+import type { Schema, UsageParticipantTable } from '../db/schema.ts'
 
 /**
  * Usage accounting behind view=usage. A write changes its participant's activity row (already

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { openDatabase, type Database } from '../../src/store/database.ts'
+import { openDatabase, type Database } from '../../src/db/database.ts'
 import { pageAfter } from '../../src/store/contributions.ts'
 import { dialect } from '../support/database.ts'
 import { post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'

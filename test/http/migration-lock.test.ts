@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { sql } from 'kysely'
-import { openDatabase } from '../../src/store/database.ts'
-import { migrate, withMigrationLock } from '../../src/store/migrations/index.ts'
+import { openDatabase } from '../../src/db/database.ts'
+import { migrate, withMigrationLock } from '../../src/db/migrations/index.ts'
 import { dialect, freshDatabase } from '../support/database.ts'
 
 /**

@@ -3,12 +3,12 @@ import { after, before, describe, test } from 'node:test'
 import { readdirSync, readlinkSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
-import { openDatabase, sqlitePath, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { openDatabase, sqlitePath, type Database } from '../../src/db/database.ts'
+import { migrate } from '../../src/db/migrations/index.ts'
 import { appendDeltas } from '../../src/store/usage.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 
-/** Transactions of one turn share a COMMIT (store/sqlite-batches.ts); each must still stand alone. */
+/** Transactions of one turn share a COMMIT (db/sqlite-batches.ts); each must still stand alone. */
 describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' }, () => {
   let file: TestDatabase
   let database: Database

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before } from 'node:test'
 import pg from 'pg'
-import { openDatabase, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { openDatabase, type Database } from '../../src/db/database.ts'
+import { migrate } from '../../src/db/migrations/index.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
-import type { Db } from '../../src/store/database.ts'
+import type { Db } from '../../src/db/database.ts'
 
 /**
  * Each test file gets a database of its own: a fresh in-memory SQLite, or, when the suite runs on

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
-import { openDatabase, type Db, type Tx } from '../../src/store/database.ts'
-import { migrate, MIGRATIONS } from '../../src/store/migrations/index.ts'
+import { openDatabase, type Db, type Tx } from '../../src/db/database.ts'
+import { migrate, MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { dialect, insertTestParticipant, migratedStore, testContributionRow } from '../support/database.ts'
 
 const AT = '2026-01-01T00:00:00.000Z'
@@ -64,7 +64,7 @@ describe(
         .insertInto('contributions')
         .values({ ...testContributionRow(id, AUTHOR, content, AT), quarantined })
         .execute()
-    /** Writes given in one turn of the event loop share one group commit (store/sqlite-batches.ts). */
+    /** Writes given in one turn of the event loop share one group commit (db/sqlite-batches.ts). */
     const oneBatch = (...writes: Array<(tx: Tx) => Promise<unknown>>) =>
       Promise.allSettled(writes.map((write) => store().transaction((tx) => write(tx))))
     const matches = (word: string) => matchesIn(store().db, word)

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
-import { openDatabase, sqlitePath, withoutValuePlanning } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { openDatabase, sqlitePath, withoutValuePlanning } from '../../src/db/database.ts'
+import { migrate } from '../../src/db/migrations/index.ts'
 import { freshDatabase, type TestDatabase } from '../support/database.ts'
 
 describe('SQLite statements keep the plan they were prepared with', () => {

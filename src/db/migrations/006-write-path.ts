@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
-import { seedCapacity } from '../capacity.ts'
-import { rebuildUsage } from '../usage-rebuild.ts'
+import { seedCapacity } from '../../store/capacity.ts'
+import { rebuildUsage } from '../../store/usage-rebuild.ts'
 
 /**
  * A write path with no row that every write locks (issue: speed at scale).

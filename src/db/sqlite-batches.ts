@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
-import { endBatchDeltas, startBatchDeltas, type BatchDeltas } from './batch-deltas.ts'
+import { endBatchDeltas, startBatchDeltas, type BatchDeltas } from '../store/batch-deltas.ts'
 import type { Db, Tx } from './database.ts'
-import { indexStagedRows } from './search-staging.ts'
-import { insertDeltas } from './usage.ts'
+import { indexStagedRows } from '../store/search-staging.ts'
+import { insertDeltas } from '../store/usage.ts'
 
 /** Transactions past this many wait for the next batch: bounds how long the first waits for its commit. */
 const MAX_BATCH = 64
@@ -47,7 +47,7 @@ export interface ConnectionState {
  * version or a key check). One that fails after changing rows makes the batch start over: rolled back
  * whole, then run again with each transaction in a savepoint of its own, so that only its changes go.
  * Each transaction must therefore be safe to run twice, which every transaction here already is (the
- * database retries whole transactions on lock contention; store/database.ts).
+ * database retries whole transactions on lock contention; db/database.ts).
  */
 export class SqliteBatches {
   private readonly queue: Queued[] = []

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Trans
 import pg from 'pg'
 import { isStalePlan, withNamedStatements } from './pg-statements.ts'
 import { SqliteBatches, type ConnectionState } from './sqlite-batches.ts'
-import { Background } from '../core/background.ts'
+import { Background } from './background.ts'
 import type { Schema } from './schema.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -66,7 +66,7 @@ function openSqlite(path: string): Database {
   raw.pragma('foreign_keys = ON')
   // Erased, rejected and expired text is overwritten on disk, not left in free pages of the file.
   raw.pragma('secure_delete = ON')
-  // A savepoint (a group commit's second run, store/sqlite-batches.ts) and a statement SQLite may have to
+  // A savepoint (a group commit's second run, db/sqlite-batches.ts) and a statement SQLite may have to
   // undo keep the prior content of every page they change; past 64 KiB SQLite spilled it into a
   // temporary file created in /var/tmp (with a savepoint per write: an openat, pwrites and a close per
   // write, 6,559 pwrites a second at ~3,000 writes/s). In memory, it is dropped when they end. Sorts and
@@ -178,7 +178,7 @@ const PUBLISHER_SETTINGS = [
 ]
 
 function postgresPool(url: string, max: number, settings = SESSION_SETTINGS): pg.Pool {
-  // Pipeline mode: a transaction's BEGIN travels with its first statement (store/pg-statements.ts).
+  // Pipeline mode: a transaction's BEGIN travels with its first statement (db/pg-statements.ts).
   const pool = new pg.Pool({ connectionString: url, max, pipeline: true })
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {})
@@ -220,7 +220,7 @@ function wrap(
         const pending: Array<() => void | Promise<void>> = []
         let result: Awaited<ReturnType<typeof fn>>
         try {
-          // A group commit may run a transaction twice (store/sqlite-batches.ts): only the last run schedules.
+          // A group commit may run a transaction twice (db/sqlite-batches.ts): only the last run schedules.
           const attempt = (tx: Tx) => {
             pending.length = 0
             return fn(tx, (cb) => pending.push(cb))
