@@ -47,12 +47,13 @@ if (versions.length < 2) throw new Error('give at least two versions to compare'
 /** A fresh database seeded by the checkout's own code, so each version reads the schema it wrote. */
 async function seeded(checkout: string, name: string): Promise<string> {
   const url = await freshDatabase(dialect, name)
-  const [store, migrations, seeding] = await Promise.all([
-    import(inCheckout(checkout, ['src/db/database.ts', 'src/store/database.ts'])),
-    import(inCheckout(checkout, ['src/db/migrations/index.ts', 'src/store/migrations/index.ts'])),
+  const [opening, migrations, seeding] = await Promise.all([
+    import(inCheckout(checkout, ['src/store/open.ts', 'src/store/database.ts'])),
+    import(inCheckout(checkout, ['src/db/migrate.ts', 'src/store/migrations/index.ts'])),
     import(`${checkout}/bench/seed.ts`),
   ])
-  await seedEmpty(url, FOCUS_SIZE, { ...store, ...migrations, ...seeding } as SeedCode)
+  const openDatabase = opening.openStore ?? opening.openDatabase
+  await seedEmpty(url, FOCUS_SIZE, { openDatabase, ...migrations, ...seeding } as SeedCode)
   return url
 }
 

@@ -100,9 +100,9 @@ function handingBack(
 }
 
 async function migrateOnly(): Promise<void> {
-  const { openDatabase } = await import('./db/database.ts')
-  const { migrate } = await import('./db/migrations/index.ts')
-  const database = openDatabase(loadConfig().databaseUrl)
+  const { openStore } = await import('./store/open.ts')
+  const { migrate } = await import('./db/migrate.ts')
+  const database = openStore(loadConfig().databaseUrl)
   try {
     await migrate(database.db)
     console.log('migrations are up to date')

@@ -3,8 +3,9 @@ import { after, before, describe, test } from 'node:test'
 import { readdirSync, readlinkSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
-import { openDatabase, sqlitePath, type Database } from '../../src/db/database.ts'
-import { migrate } from '../../src/db/migrations/index.ts'
+import { sqlitePath, type Database } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
+import { migrate } from '../../src/db/migrate.ts'
 import { appendDeltas } from '../../src/store/usage.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 
@@ -15,7 +16,7 @@ describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' 
   let observer: SQLite.Database
   before(async () => {
     file = await freshDatabase({ file: true })
-    database = openDatabase(file.url)
+    database = openStore(file.url)
     await migrate(database.db)
     observer = new SQLite(sqlitePath(file.url), { readonly: true })
   })

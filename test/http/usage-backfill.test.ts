@@ -3,9 +3,9 @@ import { test } from 'node:test'
 import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import { isPostgres } from '../../src/db/dialect.ts'
-import { openDatabase } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
 import * as foundation from '../../src/db/migrations/001-foundation.ts'
-import { withMigrationLock } from '../../src/db/migrations/index.ts'
+import { withMigrationLock } from '../../src/db/migrate.ts'
 import { sharedDatabase, startServer } from '../support/harness.ts'
 import { testParticipantRow } from '../support/database.ts'
 
@@ -19,7 +19,7 @@ type Usage = {
 /** Rows written before migration 002 existed are counted by its backfill. */
 test('migration 002 backfills the usage counters from existing rows', async () => {
   const shared = await sharedDatabase()
-  const database = openDatabase(shared.url)
+  const database = openStore(shared.url)
   try {
     const db = database.db
     const schema = isPostgres(db)
