@@ -15,7 +15,7 @@
  * Two copies of one version (an A/A run) show what difference this method calls noise.
  */
 import type autocannon from 'autocannon'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK, type BenchDialect } from './databases.ts'
@@ -47,13 +47,21 @@ if (versions.length < 2) throw new Error('give at least two versions to compare'
 /** A fresh database seeded by the checkout's own code, so each version reads the schema it wrote. */
 async function seeded(checkout: string, name: string): Promise<string> {
   const url = await freshDatabase(dialect, name)
-  const [store, migrations, seeding] = await Promise.all([
-    import(`${checkout}/src/store/database.ts`),
-    import(`${checkout}/src/store/migrations/index.ts`),
+  const [opening, migrations, seeding] = await Promise.all([
+    import(inCheckout(checkout, ['src/store/open.ts', 'src/store/database.ts'])),
+    import(inCheckout(checkout, ['src/db/migrate.ts', 'src/store/migrations/index.ts'])),
     import(`${checkout}/bench/seed.ts`),
   ])
-  await seedEmpty(url, FOCUS_SIZE, { ...store, ...migrations, ...seeding } as SeedCode)
+  const openDatabase = opening.openStore ?? opening.openDatabase
+  await seedEmpty(url, FOCUS_SIZE, { openDatabase, ...migrations, ...seeding } as SeedCode)
   return url
+}
+
+/** The first of these paths the checkout has: the engine moved from src/store to src/db. */
+function inCheckout(checkout: string, paths: string[]): string {
+  const found = paths.map((path) => `${checkout}/${path}`).find((path) => existsSync(path))
+  if (!found) throw new Error(`${checkout} has none of ${paths.join(', ')}`)
+  return found
 }
 
 /** The process's CPU time so far, in microseconds (utime and stime, in Linux's USER_HZ ticks of 10 ms). */

@@ -13,8 +13,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { openDatabase } from '../src/store/database.ts'
-import { migrate } from '../src/store/migrations/index.ts'
+import { openStore } from '../src/store/open.ts'
+import { migrate } from '../src/db/migrate.ts'
 import { peakAnonymousMb, peakRssMb, startChild, stop, type Child } from './child.ts'
 import { freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, DURATION, latency, load, sampler, SAMPLES, warmUp, type Measured, type Sampler } from './load.ts'
@@ -95,7 +95,7 @@ async function measureReads(sample: Sampler, databaseUrl: string, size: Size, se
 
 async function runDialect(dialect: 'sqlite' | 'postgres', baseline: Measured, sample: Sampler) {
   const readsUrl = await freshDatabase(dialect, 'clearing_bench_reads')
-  const database = openDatabase(readsUrl)
+  const database = openStore(readsUrl)
   await migrate(database.db)
   console.error(`${dialect}: seeding ${SMALL.contributions} contributions`)
   await seed(database, { participants: 0, contributions: 0 }, SMALL)

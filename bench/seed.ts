@@ -9,9 +9,10 @@ import { sql } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../src/schemas/usage.ts'
 import { CONTRIBUTION_KINDS, ROOM_IDS } from '../src/schemas/rooms.ts'
 import { seedCapacity } from '../src/store/capacity.ts'
-import { openDatabase, type Database } from '../src/store/database.ts'
-import { isPostgres } from '../src/store/dialect.ts'
-import { migrate } from '../src/store/migrations/index.ts'
+import type { Database } from '../src/db/database.ts'
+import { openStore } from '../src/store/open.ts'
+import { isPostgres } from '../src/db/dialect.ts'
+import { migrate } from '../src/db/migrate.ts'
 import { settleSearchIndexes } from '../src/store/search.ts'
 import { rebuildUsage } from '../src/store/usage-rebuild.ts'
 
@@ -28,7 +29,7 @@ export const FOCUS_SIZE: Size = {
 
 /** What seeding runs: this checkout's code, or another's (bench/interleaved.ts), whose schema may differ. */
 export interface SeedCode {
-  openDatabase: typeof openDatabase
+  openDatabase: typeof openStore
   migrate: typeof migrate
   seed: typeof seed
 }
@@ -37,7 +38,7 @@ export interface SeedCode {
 export async function seedEmpty(
   url: string,
   size: Size,
-  code: SeedCode = { openDatabase, migrate, seed },
+  code: SeedCode = { openDatabase: openStore, migrate, seed },
 ): Promise<void> {
   const database = code.openDatabase(url)
   try {

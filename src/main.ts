@@ -35,9 +35,9 @@ async function serve(): Promise<void> {
 }
 
 async function migrateOnly(): Promise<void> {
-  const { openDatabase } = await import('./store/database.ts')
-  const { migrate } = await import('./store/migrations/index.ts')
-  const database = openDatabase(loadConfig().databaseUrl)
+  const { openStore } = await import('./store/open.ts')
+  const { migrate } = await import('./db/migrate.ts')
+  const database = openStore(loadConfig().databaseUrl)
   try {
     await migrate(database.db)
     console.log('migrations are up to date')

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { ConfigError, type Config } from './config.ts'
-import { isPostgresUrl, sqlitePath } from './store/database.ts'
+import { isPostgresUrl, sqlitePath } from './db/database.ts'
 
 export const PEPPER_FILE = 'key-pepper'
 

@@ -12,8 +12,9 @@ import { startPilotTimer } from './pilot/timer.ts'
 import { pepperedSecrets } from './core/secrets.ts'
 import { createLogger } from './logger.ts'
 import { resolvePepper } from './pepper.ts'
-import { isPostgresUrl, openDatabase, sqlitePath, type Database } from './store/database.ts'
-import { migrate } from './store/migrations/index.ts'
+import { isPostgresUrl, sqlitePath, type Database } from './db/database.ts'
+import { openStore } from './store/open.ts'
+import { migrate } from './db/migrate.ts'
 import { upgradeLegacyDigests } from './store/secret-digests.ts'
 import { checkWalletAddresses } from './wallet/services.ts'
 
@@ -88,5 +89,5 @@ function openConfiguredDatabase(url: string): Database {
     const path = sqlitePath(url)
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   }
-  return openDatabase(url)
+  return openStore(url)
 }

@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3'
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { ConfigError, loadConfig } from '../config.ts'
-import { isPostgresUrl, sqlitePath } from '../store/database.ts'
+import { isPostgresUrl, sqlitePath } from '../db/database.ts'
 
 /** 2026-11-21T10:00:00.000Z -> 20261121T100000Z: sortable, and safe in a file name. */
 const stamp = (now: Date) =>

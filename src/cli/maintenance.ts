@@ -3,8 +3,8 @@ import { createAlerts } from '../core/alerts.ts'
 import { systemClock } from '../core/clock.ts'
 import { runMaintenance } from '../core/maintenance.ts'
 import { createLogger } from '../logger.ts'
-import { openDatabase } from '../store/database.ts'
-import { migrate } from '../store/migrations/index.ts'
+import { openStore } from '../store/open.ts'
+import { migrate } from '../db/migrate.ts'
 
 /**
  * `npm run maintenance`: one pass directly against DATABASE_URL, then a retry of queued operator
@@ -12,7 +12,7 @@ import { migrate } from '../store/migrations/index.ts'
  */
 export async function maintenanceCommand(): Promise<void> {
   const config = loadConfig()
-  const database = openDatabase(config.databaseUrl)
+  const database = openStore(config.databaseUrl)
   try {
     await migrate(database.db)
     const report = await database.transaction((tx) => runMaintenance(tx, systemClock.now()))

@@ -1,5 +1,5 @@
 import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
-import type { Database, Db } from '../store/database.ts'
+import type { Database, Db } from '../db/database.ts'
 import type { ActionContext } from './action.ts'
 import { utcDate } from './clock.ts'
 import { ServiceError } from './errors.ts'

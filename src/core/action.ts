@@ -1,6 +1,6 @@
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
-import type { Db, OnCommit } from '../store/database.ts'
+import type { Db, OnCommit } from '../db/database.ts'
 import type { ExpectedAuthor } from '../store/contributions.ts'
 import type { CurrentParticipant } from '../store/participants.ts'
 import type { Alerts } from './alerts.ts'

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
-import type { Database, Db } from '../store/database.ts'
+import type { Database, Db, OnCommit } from '../db/database.ts'
 import { nextId } from '../store/counters.ts'
 import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/outbox.ts'
-import type { ActionContext } from './action.ts'
 import type { Clock } from './clock.ts'
 import { iso, utcDate } from './clock.ts'
 import { once } from './once.ts'
@@ -37,8 +36,16 @@ export async function queueAlert(db: Db, now: Date, kind: AlertKind, reference: 
   await enqueueAlert(db, { id, kind, reference, dedupe_key: dedupeKey, created_at: iso(now) })
 }
 
+/** What alerting needs of an action's context (core/action.ts's ActionContext has it). */
+interface AlertContext {
+  db: Db
+  now: Date
+  onCommit: OnCommit
+  services: { alerts: Alerts }
+}
+
 /** Queues an alert in the action's transaction and sends it (with any earlier ones) once that commits. */
-export async function alertOperators(ctx: ActionContext, kind: AlertKind, reference: string): Promise<void> {
+export async function alertOperators(ctx: AlertContext, kind: AlertKind, reference: string): Promise<void> {
   await queueAlert(ctx.db, ctx.now, kind, reference)
   deliverAfterCommit(ctx)
 }
@@ -47,7 +54,7 @@ export async function alertOperators(ctx: ActionContext, kind: AlertKind, refere
  * Delivery starts after the commit, in the background: the request never waits for the mail server,
  * a failed send never undoes the intake, and unsent alerts stay queued for the next try.
  */
-export function deliverAfterCommit(ctx: ActionContext): void {
+export function deliverAfterCommit(ctx: AlertContext): void {
   ctx.onCommit(() => ctx.services.alerts.deliver().then(() => undefined))
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from '../store/database.ts'
+import type { Database } from '../db/database.ts'
 import { chargeApart, rateLimited } from './abuse.ts'
 
 /** Wrong participation keys allowed per abuse bucket per window before every key attempt is refused. */

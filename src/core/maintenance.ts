@@ -1,4 +1,4 @@
-import type { Db } from '../store/database.ts'
+import type { Db } from '../db/database.ts'
 import { expireDrafts, reconcilePublications } from '../store/drafts.ts'
 import { deleteOldAlerts } from '../store/outbox.ts'
 import { deleteOldAbuseData } from '../store/retention.ts'

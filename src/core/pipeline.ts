@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts'
-import type { Database, Db, OnCommit } from '../store/database.ts'
+import type { Database, Db, OnCommit } from '../db/database.ts'
 import { readFlag, sharedFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { findByKeyHash, type CurrentParticipant } from '../store/participants.ts'
 import { publicStamp, sharedStamp } from '../store/public-stamp.ts'

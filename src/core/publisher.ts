@@ -1,4 +1,4 @@
-import type { Database } from '../store/database.ts'
+import type { Database } from '../db/database.ts'
 import { hasPending, publicIdsOf, publishPending } from '../store/public-ids.ts'
 
 /** How many provisional -> public pairs the publisher remembers (a few seconds of writes). */

@@ -13,7 +13,7 @@ import {
   slotRevisionIds,
   suspendedAmong,
 } from '../store/pilot.ts'
-import type { Db } from '../store/database.ts'
+import type { Db } from '../db/database.ts'
 import { digestText, isQuiet, welcomeText, type SlotActivity } from './compose.ts'
 import {
   clientIdPrefix,

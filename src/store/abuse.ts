@@ -1,7 +1,7 @@
 import type { Expression, OnConflictBuilder, QueryCreator } from 'kysely'
-import type { Db } from './database.ts'
-import { prepared } from './prepared.ts'
-import type { Schema } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import { prepared } from '../db/prepared.ts'
+import type { Schema } from '../db/schema.ts'
 
 /** One counted event: its scope, the caller's bucket key, the fixed window and its UTC day. */
 export type BucketEvent = {
@@ -53,7 +53,7 @@ export const chargeWithinStep = (
     .onConflict((oc) => counted(oc).where('abuse_buckets.count', '<', limit))
     .returning('count')
 
-// Every rate-limited write charges a bucket: compiled once (store/prepared.ts).
+// Every rate-limited write charges a bucket: compiled once (db/prepared.ts).
 const charge = prepared((db, entry: BucketEvent) => chargeStep(db, entry), ['scope', 'bucket', 'window', 'day'])
 
 /** Counts one event in a fixed window and returns the count including it. */

@@ -1,6 +1,6 @@
 import type { Contribution, PublicParticipant } from '../schemas/records.ts'
 import { toContribution, withAuthor } from './contributions.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import { findParticipant, toPublicParticipant } from './participants.ts'
 

@@ -1,4 +1,4 @@
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 
 /** True when this is the participant's first appreciation of the contribution (only that one counts). */
 export async function insertAppreciation(

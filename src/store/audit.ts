@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import type { OperatorAuditTable } from './schema.ts'
+import type { OperatorAuditTable } from '../db/schema.ts'
 
 export type AuditRow = Selectable<OperatorAuditTable>
 

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
-import type { Db } from './database.ts'
-import type { BookmarkTable } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import type { BookmarkTable } from '../db/schema.ts'
 
 export type BookmarkRow = Selectable<BookmarkTable>
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely'
-import { prepared } from './prepared.ts'
-import type { Schema } from './schema.ts'
+import { prepared } from '../db/prepared.ts'
+import type { Schema } from '../db/schema.ts'
 
 /**
  * Registration capacity without a counter every join locks: the capacity is split over SLOTS rows
@@ -52,7 +52,7 @@ export const takeSlotStep = (qc: QueryCreator<Schema>) =>
 
 /**
  * Takes one unit from the slot with the most room, none when no slot has room, as a statement of its
- * own, compiled once (store/prepared.ts): SQLite's joins (PostgreSQL's take theirs in the join's
+ * own, compiled once (db/prepared.ts): SQLite's joins (PostgreSQL's take theirs in the join's
  * statement, store/registration.ts).
  */
 export const takeSlotUnlocked = prepared((db, v: Share) => takeSlotStep(db).where('slot', '=', pickSlot(db, v, 'none')))

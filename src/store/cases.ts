@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely'
-import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { lockRow } from '../db/dialect.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import type { CaseTable } from './schema.ts'
+import type { CaseTable } from '../db/schema.ts'
 
 export type CaseRow = Selectable<CaseTable>
 export type CaseKind = 'report' | 'privacy'

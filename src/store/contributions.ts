@@ -1,12 +1,12 @@
 import { sql, type ExpressionBuilder, type Insertable, type QueryCreator } from 'kysely'
 import type { Contribution } from '../schemas/records.ts'
-import type { Db } from './database.ts'
-import type { ContributionTable, Schema } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import type { ContributionTable, Schema } from '../db/schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
-import { prepared, type WriteOrder } from './prepared.ts'
+import { prepared, type WriteOrder } from '../db/prepared.ts'
 import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
-import { isPostgres } from './dialect.ts'
+import { isPostgres } from '../db/dialect.ts'
 import { keyHolderRows, type CurrentParticipant } from './participants.ts'
 import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
 
@@ -59,7 +59,7 @@ export function toContribution(row: Row): Contribution {
   }
 }
 
-// Every contribution passes through these two: compiled once (store/prepared.ts).
+// Every contribution passes through these two: compiled once (db/prepared.ts).
 const INSERTED_COLUMNS = [
   'participant_id',
   'reply_to',

@@ -1,5 +1,5 @@
-import type { Db } from './database.ts'
-import { prepared } from './prepared.ts'
+import type { Db } from '../db/database.ts'
+import { prepared } from '../db/prepared.ts'
 import type { IdCounter } from './counter-names.ts'
 
 /**
@@ -20,7 +20,7 @@ export async function nextId(db: Db, name: IdCounter): Promise<number> {
   return retried
 }
 
-/** Every write that makes a record runs this: compiled once (store/prepared.ts). */
+/** Every write that makes a record runs this: compiled once (db/prepared.ts). */
 const increment = prepared((db, { name }: { name: IdCounter }) =>
   db
     .updateTable('id_counters')

@@ -1,8 +1,8 @@
 import type { Insertable, Selectable } from 'kysely'
-import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { lockRow } from '../db/dialect.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import type { DraftTable } from './schema.ts'
+import type { DraftTable } from '../db/schema.ts'
 
 export type DraftRow = Selectable<DraftTable>
 export type DraftState = 'pending' | 'published' | 'rejected' | 'expired'

@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely'
 import type { Static } from 'typebox'
 import type { FeedbackReport, FeedbackReview } from '../schemas/feedback.ts'
-import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
-import type { FeedbackReviewTable, FeedbackTable } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import { lockRow } from '../db/dialect.ts'
+import type { FeedbackReviewTable, FeedbackTable } from '../db/schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 

@@ -1,6 +1,6 @@
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { sharedPerTurn } from './per-turn.ts'
-import { prepared } from './prepared.ts'
+import { prepared } from '../db/prepared.ts'
 
 const flagValue = prepared((db, v: { name: string }) =>
   db.selectFrom('service_flags').select('value').where('name', '=', v.name),

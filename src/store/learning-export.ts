@@ -1,4 +1,4 @@
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { IS_EXPORTABLE, recordsWithCurrent } from './lessons.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 

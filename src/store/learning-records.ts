@@ -1,11 +1,11 @@
 import { sql, type Selectable } from 'kysely'
 import type { Static } from 'typebox'
 import type { LearningRecord, LearningRevision } from '../schemas/learning.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { consentStates } from './learning-consents.ts'
 import { IS_EXPORTABLE, IS_PUBLIC, recordsWithCurrent } from './lessons.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import type { LearningRevisionTable } from './schema.ts'
+import type { LearningRevisionTable } from '../db/schema.ts'
 
 type PrivateRecord = Static<typeof LearningRecord>
 type Revision = Static<typeof LearningRevision>

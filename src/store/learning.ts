@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
-import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
-import type { LearningRecordTable, LearningRevisionTable } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import { lockRow } from '../db/dialect.ts'
+import type { LearningRecordTable, LearningRevisionTable } from '../db/schema.ts'
 
 /** Write side of learning records; reads go through learning-records.ts and lessons.ts. */
 export async function findOwnLearningByClientId(db: Db, participantId: string, clientId: string) {

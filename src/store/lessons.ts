@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Static } from 'typebox'
 import type { Lesson } from '../schemas/documents.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 

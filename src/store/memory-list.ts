@@ -1,5 +1,5 @@
 import type { MemoryRevision } from '../schemas/records.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 

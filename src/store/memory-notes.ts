@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely'
 import type { MemoryRevision } from '../schemas/records.ts'
-import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { lockRow } from '../db/dialect.ts'
 import { revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
-import type { MemoryRevisionTable } from './schema.ts'
+import type { MemoryRevisionTable } from '../db/schema.ts'
 
 /** Write side of shared notes; public reads go through memory-revisions.ts and its masking mapper. */
 export async function findOwnRevisionByClientId(db: Db, participantId: string, clientId: string) {

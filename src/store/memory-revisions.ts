@@ -1,5 +1,5 @@
 import type { MemoryRevision } from '../schemas/records.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import { isPublic } from './public-ids.ts'

@@ -1,5 +1,5 @@
 import type { QUARANTINE_TARGETS } from '../schemas/operator.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { setLessonQuarantined } from './learning.ts'
 import { markPublicChange } from './public-stamp.ts'
 

@@ -1,8 +1,8 @@
 import type { Selectable, Updateable } from 'kysely'
-import type { Db } from './database.ts'
-import { lockRow } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { lockRow } from '../db/dialect.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import type { ServiceOrderTable } from './schema-wallet.ts'
+import type { ServiceOrderTable } from '../db/schema-wallet.ts'
 
 export type OrderRow = Selectable<ServiceOrderTable>
 export type OrderChanges = Updateable<ServiceOrderTable>

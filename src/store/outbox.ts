@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
-import type { Db } from './database.ts'
-import type { AlertOutboxTable } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import type { AlertOutboxTable } from '../db/schema.ts'
 
 export type AlertRow = Selectable<AlertOutboxTable>
 

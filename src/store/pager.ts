@@ -1,8 +1,8 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
-import type { Db } from './database.ts'
-import { isPostgres } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { isPostgres } from '../db/dialect.ts'
 import { perTurn } from './per-turn.ts'
-import { prepared } from './prepared.ts'
+import { prepared } from '../db/prepared.ts'
 
 /** One page of a cursor-paged read. */
 export interface Page<T> {
@@ -37,7 +37,7 @@ export async function keysetPage<DB, TB extends keyof DB, O, T>(
 
 /**
  * keysetPage for a read of fixed shape that runs on every poll (the history): the query is built and
- * compiled once (store/prepared.ts) and run with its values, the cursor and the limit.
+ * compiled once (db/prepared.ts) and run with its values, the cursor and the limit.
  *
  * `sizeInText` writes the page size into the SQL instead of binding it, one compiled variant per size
  * (bounded by the page schema, LIMITS.page_max). PostgreSQL must assume a LIMIT parameter asks for a

@@ -1,8 +1,8 @@
 import { type QueryCreator, type Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
-import type { Db } from './database.ts'
-import { prepared } from './prepared.ts'
-import { isPostgres, lockRow } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { prepared } from '../db/prepared.ts'
+import { isPostgres, lockRow } from '../db/dialect.ts'
 import { WRITES_PAUSED } from './flags.ts'
 import { markPublicChange } from './public-stamp.ts'
 import { modelLabelDigest } from './usage-rebuild.ts'
@@ -15,7 +15,7 @@ import {
   statusUsage,
   type Activity,
 } from './usage.ts'
-import type { ParticipantTable, Schema } from './schema.ts'
+import type { ParticipantTable, Schema } from '../db/schema.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
 export type KeyState = 'active' | 'rotated' | 'revoked'
@@ -87,7 +87,7 @@ export function keyHolderRows(qc: QueryCreator<Schema>, keyHash: string) {
     .where('k.key_hash', '=', keyHash)
 }
 
-/** Run by every participant action: compiled once (store/prepared.ts). */
+/** Run by every participant action: compiled once (db/prepared.ts). */
 const keyHolder = prepared((db, { keyHash }: { keyHash: string }) => {
   const query = keyHolderRows(db, keyHash)
     .selectAll('p')

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely'
-import type { Db } from './database.ts'
-import type { PilotSlotTable } from './schema.ts'
+import type { Db } from '../db/database.ts'
+import type { PilotSlotTable } from '../db/schema.ts'
 
 export type PilotSlotRow = Selectable<PilotSlotTable>
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { Contribution, MemoryRevision } from '../schemas/records.ts'
 import { toContribution, withAuthor } from './contributions.ts'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { revisionsWithEditor, toMemoryRevision } from './memory-revisions.ts'
 
 /**

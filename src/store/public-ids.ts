@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from 'kysely'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS } from './counter-names.ts'
-import type { Db } from './database.ts'
-import { isPostgres } from './dialect.ts'
-import { ENDS_TRANSACTION } from './pg-statements.ts'
+import type { Db } from '../db/database.ts'
+import { isPostgres } from '../db/dialect.ts'
+import { ENDS_TRANSACTION } from '../db/pg-statements.ts'
 
 /**
  * Ids of contributions and note revisions are cursors: a reader polling with `after` must never see
@@ -79,7 +79,7 @@ export async function publishPending(db: Db, only?: readonly number[]): Promise<
       )`
   })
   const moved = PUBLIC_TABLES.map((_table, n) => sql`select old, new from ${sql.id(`moved_${n}`)}`)
-  // Its transaction's last write: the COMMIT goes with it (store/pg-statements.ts).
+  // Its transaction's last write: the COMMIT goes with it (db/pg-statements.ts).
   const { rows } = await sql<{ old: number; new: number }>`${sql.raw(ENDS_TRANSACTION)}
     with ${sql.join(steps, sql`,`)} ${sql.join(moved, sql` union all `)}`.execute(db)
   return new Map(rows.map((row) => [Number(row.old), Number(row.new)]))

@@ -1,5 +1,5 @@
-import type { Db } from './database.ts'
-import { prepared } from './prepared.ts'
+import type { Db } from '../db/database.ts'
+import { prepared } from '../db/prepared.ts'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
 import { sharedPerTurn } from './per-turn.ts'
@@ -12,7 +12,7 @@ import { sharedPerTurn } from './per-turn.ts'
 const STAMP_COUNTERS: IdCounter[] = [ID_COUNTERS.contributions, ID_COUNTERS.memoryRevisions, ID_COUNTERS.publicChanges]
 
 /**
- * Every cached read runs this query first, so it is compiled once (store/prepared.ts). One scalar
+ * Every cached read runs this query first, so it is compiled once (db/prepared.ts). One scalar
  * subquery per counter: SQLite answers `name in (?, ?, ?)` by building a temporary index per run,
  * four times the cost of three primary-key lookups.
  */

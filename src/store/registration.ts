@@ -2,11 +2,11 @@ import { sql, type QueryCreator } from 'kysely'
 import { chargeBucket, chargeWithinStep, type BucketEvent } from './abuse.ts'
 import { pickSlot, shareOf, takeSlotStep, takeSlotUnlocked } from './capacity.ts'
 import { USAGE_COUNTERS } from './counter-names.ts'
-import type { Db } from './database.ts'
-import { isPostgres } from './dialect.ts'
+import type { Db } from '../db/database.ts'
+import { isPostgres } from '../db/dialect.ts'
 import { insertKey, insertParticipant, newKeyRow, type ParticipantRow } from './participants.ts'
-import { prepared, type WriteOrder } from './prepared.ts'
-import type { Schema } from './schema.ts'
+import { prepared, type WriteOrder } from '../db/prepared.ts'
+import type { Schema } from '../db/schema.ts'
 import { deltaRows, emptyActivity, joinUsage } from './usage.ts'
 import { modelLabelDigest } from './usage-rebuild.ts'
 
@@ -78,7 +78,7 @@ type RegistrationValues = BucketEvent &
 
 /**
  * PostgreSQL: the whole registration in one round trip, its COMMIT sent with it when it ends the
- * transaction (store/pg-statements.ts). A join was two round trips (the charge with the unit, then the
+ * transaction (db/pg-statements.ts). A join was two round trips (the charge with the unit, then the
  * rows) and a refusal rolled the first back; here nothing is written that a refusal would have to
  * undo:
  * - a unit is picked first: a slot with room that no other join holds (SKIP LOCKED), or, only when

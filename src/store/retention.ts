@@ -1,4 +1,4 @@
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 
 /** Maintenance: abuse buckets of days before the cutoff are deleted. Idempotent. */
 export async function deleteOldAbuseData(db: Db, dayBefore: string): Promise<number> {

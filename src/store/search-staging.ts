@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { Db } from './database.ts'
-import { TABLES } from './migrations/010-search.ts'
+import type { CommitHook } from '../db/commit-hooks.ts'
+import type { Db } from '../db/database.ts'
+import { TABLES } from '../db/migrations/010-search.ts'
 
 const stagedSources = sql<{ source: string }>`select distinct source from search_staged`
 
@@ -25,8 +26,8 @@ const unstageAll = sql`delete from search_staged`
 
 /**
  * SQLite only: indexes the rows written since the last call, all of a source's in one statement, so
- * FTS5 writes one segment for them (migration 013 says why). A group commit calls it just before its
- * COMMIT (sqlite-batches.ts); a bulk load, once it is done (settleSearchIndexes).
+ * FTS5 writes one segment for them (migration 013 says why). A group commit runs it just before its
+ * COMMIT (SEARCH_STAGING); a bulk load, once it is done (settleSearchIndexes).
  */
 export async function indexStagedRows(db: Db): Promise<void> {
   const { rows } = await stagedSources.execute(db)
@@ -37,4 +38,14 @@ export async function indexStagedRows(db: Db): Promise<void> {
     await statement.execute(db)
   }
   await unstageAll.execute(db)
+}
+
+/** SQLite: the rows staged by a group commit's writes reach the search index just before its COMMIT. */
+export const SEARCH_STAGING: CommitHook<never> = {
+  name: 'search staging',
+  start: () => {
+    throw new Error('search staging collects nothing: its triggers stage the rows')
+  },
+  finish: (tx) => indexStagedRows(tx),
+  always: true,
 }

@@ -1,4 +1,4 @@
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 
 const BATCH = 500
 

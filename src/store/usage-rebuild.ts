@@ -1,12 +1,12 @@
+import { hash } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
-import type { Schema } from './schema.ts'
-import { sha256 } from '../core/secrets.ts'
+import type { Schema } from '../db/schema.ts'
 
 /** The digest a model label is counted by: labels are counted, never kept as text. */
 export function modelLabelDigest(label: string): string {
-  return sha256(label)
+  return hash('sha256', label, 'base64url')
 }
 
 const CATEGORY = sql.raw(

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 
 /**
  * Reads behind view=usage: counter lookups by name, never a scan of participants or contributions,

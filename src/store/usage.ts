@@ -2,11 +2,11 @@ import { sql, type OnConflictBuilder, type QueryCreator, type Selectable } from 
 import { PARTICIPATION_CATEGORIES } from '../schemas/usage.ts'
 import { ROOM_IDS } from '../schemas/rooms.ts'
 import { USAGE_COUNTERS as U } from './counter-names.ts'
-import { batchDeltasOf } from './batch-deltas.ts'
-import type { Db } from './database.ts'
-import { isPostgres } from './dialect.ts'
-import { prepared } from './prepared.ts'
-import type { Schema, UsageParticipantTable } from './schema.ts'
+import { collectFor, type CommitHook } from '../db/commit-hooks.ts'
+import type { Db } from '../db/database.ts'
+import { isPostgres } from '../db/dialect.ts'
+import { prepared } from '../db/prepared.ts'
+import type { Schema, UsageParticipantTable } from '../db/schema.ts'
 
 /**
  * Usage accounting behind view=usage. A write changes its participant's activity row (already
@@ -209,11 +209,31 @@ export async function saveUsage(db: Db, participantId: string | null, usage: Usa
   await appendDeltas(db, usage.deltas)
 }
 
-/** Appends a write's deltas; inside a SQLite group commit they go to the batch's sum (batch-deltas.ts). */
+/**
+ * The deltas of the writes that share a COMMIT (the SQLite group commit, db/sqlite-batches.ts), summed
+ * per counter and inserted once just before it instead of once per write: those inserts cost about a
+ * third of a contribute. Figures stay exact: the sum reaches usage_deltas in the same transaction as
+ * the writes it counts, and a refused write's deltas go with it.
+ */
+export const USAGE_DELTAS: CommitHook<Deltas> = {
+  name: 'usage deltas',
+  start: () => new Map(),
+  finish: (tx, collected) => {
+    const sums: Deltas = new Map()
+    for (const deltas of collected) addInto(sums, deltas)
+    return insertDeltas(tx, sums)
+  },
+}
+
+/** Appends a write's deltas: to its COMMIT's sum where the transaction shares one, else as rows now. */
 export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
-  const batch = batchDeltasOf(db)
-  if (batch) return batch.add(deltas)
+  const sums = collectFor(db, USAGE_DELTAS)
+  if (sums) return addInto(sums, deltas)
   await insertDeltas(db, deltas)
+}
+
+function addInto(sums: Deltas, deltas: Deltas): void {
+  for (const [name, delta] of deltas) sums.set(name, (sums.get(name) ?? 0) + delta)
 }
 
 /** Writes deltas as rows now (counters whose delta is zero left out). */

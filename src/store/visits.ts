@@ -1,4 +1,4 @@
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 
 /** Records a visit; true when it is the first in its UTC half-hour (only those count). */
 export async function recordVisit(db: Db, participantId: string, interval: number, dateUtc: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely'
-import type { Db } from './database.ts'
+import type { Db } from '../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
-import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from './schema-wallet.ts'
+import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from '../db/schema-wallet.ts'
 
 export type SessionRow = Selectable<WalletSessionTable>
 export type TipReceiptRow = Selectable<TipReceiptTable>

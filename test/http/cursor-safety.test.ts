@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { sqlitePath } from '../../src/store/database.ts'
+import { sqlitePath } from '../../src/db/database.ts'
 import { dialect } from '../support/database.ts'
 import { twoInstances, type TestServer } from '../support/harness.ts'
 

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { openDatabase, type Database } from '../../src/store/database.ts'
+import { type Database } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
 import { pageAfter } from '../../src/store/contributions.ts'
 import { dialect } from '../support/database.ts'
 import { post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
@@ -19,7 +20,7 @@ describe('history pages asked for together', () => {
   before(async () => {
     const shared = await sharedDatabase()
     t = await startServer({ databaseUrl: shared.url })
-    database = openDatabase(shared.url)
+    database = openStore(shared.url)
     const author = await t.join('Pager', 'page-model')
     ids = []
     for (let i = 0; i < 9; i++) ids.push((await post(t, author.key, { content: `page text ${i}` })).body.id)

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { sql } from 'kysely'
-import { openDatabase } from '../../src/store/database.ts'
-import { migrate, withMigrationLock } from '../../src/store/migrations/index.ts'
+import { openStore } from '../../src/store/open.ts'
+import { migrate, withMigrationLock } from '../../src/db/migrate.ts'
 import { dialect, freshDatabase } from '../support/database.ts'
 
 /**
@@ -15,8 +15,8 @@ test(
   { skip: dialect !== 'postgres' },
   async () => {
     const [holder, waiter] = await Promise.all([freshDatabase(), freshDatabase()])
-    const first = openDatabase(holder.url)
-    const second = openDatabase(waiter.url)
+    const first = openStore(holder.url)
+    const second = openStore(waiter.url)
     let release = () => {}
     try {
       // Held once fn runs: other test files' migrations take the same lock, so a fixed wait could

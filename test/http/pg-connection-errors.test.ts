@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
-import type { Db } from '../../src/store/database.ts'
+import type { Db } from '../../src/db/database.ts'
 import { dialect } from '../support/database.ts'
 import { startServer, type TestServer } from '../support/harness.ts'
 
 /**
- * A PostgreSQL connection that breaks outside a query (store/database.ts, store/pg-statements.ts) is
+ * A PostgreSQL connection that breaks outside a query (db/postgres.ts, db/pg-statements.ts) is
  * reported through the server's logger at warn, not dropped silently, and the pool goes on serving.
  */
 describe('PostgreSQL connection errors', { skip: dialect !== 'postgres' }, () => {

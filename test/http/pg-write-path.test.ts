@@ -7,11 +7,11 @@ import { Publisher } from '../../src/core/publisher.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
 import { findByKeyHash, insertKey } from '../../src/store/participants.ts'
 import { contributionUsage, emptyActivity, reclaimDeltaSpace, rollupUsage } from '../../src/store/usage.ts'
-import type { Database } from '../../src/store/database.ts'
+import type { Database } from '../../src/db/database.ts'
 import { insertRevision } from '../../src/store/memory-notes.ts'
 import { sharedFlag, WRITES_PAUSED } from '../../src/store/flags.ts'
-import { ENDS_TRANSACTION, withNamedStatements } from '../../src/store/pg-statements.ts'
-import { prepared } from '../../src/store/prepared.ts'
+import { ENDS_TRANSACTION, withNamedStatements } from '../../src/db/pg-statements.ts'
+import { prepared } from '../../src/db/prepared.ts'
 import { registerParticipant } from '../../src/store/registration.ts'
 import { allocateId, hasPending, publicIdsOf } from '../../src/store/public-ids.ts'
 import { dialect, insertTestParticipant, migratedStore, testParticipantRow } from '../support/database.ts'
@@ -20,7 +20,7 @@ import { housekeepingPasses } from '../support/housekeeping.ts'
 import { op } from '../support/operator.ts'
 
 /**
- * The PostgreSQL write path's round trips (store/pg-statements.ts, store/public-ids.ts): statements
+ * The PostgreSQL write path's round trips (db/pg-statements.ts, store/public-ids.ts): statements
  * named so they are parsed once per connection, and the id publisher on a connection of its own.
  */
 describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres' }, () => {

@@ -4,8 +4,9 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { GROUPS } from '../../src/search/cursor.ts'
 import { parseQuery } from '../../src/search/query.ts'
-import { sqlitePath, withoutValuePlanning } from '../../src/store/database.ts'
-import type { Schema } from '../../src/store/schema.ts'
+import { sqlitePath } from '../../src/db/database.ts'
+import { withoutValuePlanning } from '../../src/db/sqlite.ts'
+import type { Schema } from '../../src/db/schema.ts'
 import { searchGroup } from '../../src/store/search.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
@@ -60,7 +61,7 @@ describe('search query plans (SQLite)', { skip: dialect === 'postgres' && 'FTS5 
       const [search] = sent
       assert.ok(search, 'a query was sent')
       const plan = raw
-        // As the server prepares it (store/database.ts).
+        // As the server prepares it (db/sqlite.ts).
         .prepare(`explain query plan ${withoutValuePlanning(search.sql)}`)
         .all(...search.parameters)
         .map((row) => (row as { detail: string }).detail)

@@ -3,19 +3,20 @@ import { after, before, describe, test } from 'node:test'
 import { readdirSync, readlinkSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
-import { openDatabase, sqlitePath, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { sqlitePath, type Database } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
+import { migrate } from '../../src/db/migrate.ts'
 import { appendDeltas } from '../../src/store/usage.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 
-/** Transactions of one turn share a COMMIT (store/sqlite-batches.ts); each must still stand alone. */
+/** Transactions of one turn share a COMMIT (db/sqlite-batches.ts); each must still stand alone. */
 describe('SQLite group commit', { skip: dialect === 'postgres' && 'SQLite only' }, () => {
   let file: TestDatabase
   let database: Database
   let observer: SQLite.Database
   before(async () => {
     file = await freshDatabase({ file: true })
-    database = openDatabase(file.url)
+    database = openStore(file.url)
     await migrate(database.db)
     observer = new SQLite(sqlitePath(file.url), { readonly: true })
   })

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
-import { isPostgres } from '../../src/store/dialect.ts'
-import { openDatabase } from '../../src/store/database.ts'
-import * as foundation from '../../src/store/migrations/001-foundation.ts'
-import { withMigrationLock } from '../../src/store/migrations/index.ts'
+import { isPostgres } from '../../src/db/dialect.ts'
+import { openStore } from '../../src/store/open.ts'
+import * as foundation from '../../src/db/migrations/001-foundation.ts'
+import { withMigrationLock } from '../../src/db/migrate.ts'
 import { sharedDatabase, startServer } from '../support/harness.ts'
 import { testParticipantRow } from '../support/database.ts'
 
@@ -19,7 +19,7 @@ type Usage = {
 /** Rows written before migration 002 existed are counted by its backfill. */
 test('migration 002 backfills the usage counters from existing rows', async () => {
   const shared = await sharedDatabase()
-  const database = openDatabase(shared.url)
+  const database = openStore(shared.url)
   try {
     const db = database.db
     const schema = isPostgres(db)

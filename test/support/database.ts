@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before } from 'node:test'
 import pg from 'pg'
-import { openDatabase, type Database } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { type Database } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
+import { migrate } from '../../src/db/migrate.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
-import type { Db } from '../../src/store/database.ts'
+import type { Db } from '../../src/db/database.ts'
 
 /**
  * Each test file gets a database of its own: a fresh in-memory SQLite, or, when the suite runs on
@@ -66,7 +67,7 @@ export function migratedStore(options: DatabaseOptions = {}): () => Database {
   let database: Database | undefined
   before(async () => {
     owned = await freshDatabase(options)
-    database = openDatabase(owned.url)
+    database = openStore(owned.url)
     await migrate(database.db)
   })
   after(async () => {

@@ -2,7 +2,7 @@ import type { TestContext } from 'node:test'
 import pino from 'pino'
 import { startHousekeeping } from '../../src/core/housekeeping.ts'
 import { Publisher } from '../../src/core/publisher.ts'
-import type { Database } from '../../src/store/database.ts'
+import type { Database } from '../../src/db/database.ts'
 
 /**
  * Housekeeping on mocked timers, driven one pass at a time: `pass()` ticks its timer once and

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db } from '../../src/store/database.ts'
+import type { Db } from '../../src/db/database.ts'
 import { dialect } from './database.ts'
 
 /**

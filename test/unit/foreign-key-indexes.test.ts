@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
-import type { Db } from '../../src/store/database.ts'
-import { isPostgres } from '../../src/store/dialect.ts'
+import type { Db } from '../../src/db/database.ts'
+import { isPostgres } from '../../src/db/dialect.ts'
 import { migratedStore } from '../support/database.ts'
 
 interface ForeignKey {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { prepared } from '../../src/store/prepared.ts'
+import { prepared } from '../../src/db/prepared.ts'
 import { migratedStore } from '../support/database.ts'
 
-describe('prepared queries (store/prepared.ts)', () => {
+describe('prepared queries (db/prepared.ts)', () => {
   const store = migratedStore()
   before(async () => {
     const at = '2026-01-01T00:00:00.000Z'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { PUBLICATION_FILLFACTOR } from '../../src/store/migrations/014-publication-room.ts'
+import { PUBLICATION_FILLFACTOR } from '../../src/db/migrations/014-publication-room.ts'
 import { PUBLIC_TABLES } from '../../src/store/public-ids.ts'
 import { dialect, migratedStore } from '../support/database.ts'
 

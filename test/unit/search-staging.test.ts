@@ -2,8 +2,10 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
-import { openDatabase, type Db, type Tx } from '../../src/store/database.ts'
-import { migrate, MIGRATIONS } from '../../src/store/migrations/index.ts'
+import { type Db, type Tx } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
+import { migrate } from '../../src/db/migrate.ts'
+import { MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { dialect, insertTestParticipant, migratedStore, testContributionRow } from '../support/database.ts'
 
 const AT = '2026-01-01T00:00:00.000Z'
@@ -64,7 +66,7 @@ describe(
         .insertInto('contributions')
         .values({ ...testContributionRow(id, AUTHOR, content, AT), quarantined })
         .execute()
-    /** Writes given in one turn of the event loop share one group commit (store/sqlite-batches.ts). */
+    /** Writes given in one turn of the event loop share one group commit (db/sqlite-batches.ts). */
     const oneBatch = (...writes: Array<(tx: Tx) => Promise<unknown>>) =>
       Promise.allSettled(writes.map((write) => store().transaction((tx) => write(tx))))
     const matches = (word: string) => matchesIn(store().db, word)
@@ -141,7 +143,7 @@ describe(
     })
 
     test('a database indexed before migration 013 keeps its index; what comes after is staged', async () => {
-      const database = openDatabase('sqlite::memory:')
+      const database = openStore('sqlite::memory:')
       try {
         const { db } = database
         const before = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '013'))

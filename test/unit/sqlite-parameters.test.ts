@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
-import { openDatabase, sqlitePath, withoutValuePlanning } from '../../src/store/database.ts'
-import { migrate } from '../../src/store/migrations/index.ts'
+import { sqlitePath } from '../../src/db/database.ts'
+import { openStore } from '../../src/store/open.ts'
+import { withoutValuePlanning } from '../../src/db/sqlite.ts'
+import { migrate } from '../../src/db/migrate.ts'
 import { freshDatabase, type TestDatabase } from '../support/database.ts'
 
 describe('SQLite statements keep the plan they were prepared with', () => {
@@ -21,7 +23,7 @@ describe('SQLite statements keep the plan they were prepared with', () => {
     before(async () => {
       file = await freshDatabase({ file: true })
       if (!file.url.startsWith('sqlite:')) return
-      const database = openDatabase(file.url)
+      const database = openStore(file.url)
       await migrate(database.db)
       await database.close()
       raw = new SQLite(sqlitePath(file.url), { readonly: true })

@@ -24,7 +24,7 @@ export const contribute = defineAction({
     // The participant row is locked by authentication, so everything below is serial per participant.
     const participant = ctx.participant as CurrentParticipant
     const post = postOf({ participantId: participant.id, provenance: participant.provenance }, input)
-    // The post is the transaction's last write: its COMMIT goes out with it (store/prepared.ts).
+    // The post is the transaction's last write: its COMMIT goes out with it (db/prepared.ts).
     return writePost(ctx, post, { admit: () => enforceInterval(ctx, participant), endsTransaction: true })
   },
 })

@@ -5,7 +5,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { AuthorChanged } from '../../core/known-authors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { findOwnByClientId, insertContribution } from '../../store/contributions.ts'
-import type { WriteOrder } from '../../store/prepared.ts'
+import type { WriteOrder } from '../../db/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
 
 export interface NewPost {

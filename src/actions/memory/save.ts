@@ -5,7 +5,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { SaveSharedMemoryInput, SaveSharedMemoryResult } from '../../schemas/notes.ts'
 import { allocateId } from '../../store/public-ids.ts'
-import { isUniqueViolation } from '../../store/database.ts'
+import { isUniqueViolation } from '../../db/database.ts'
 import {
   existingContributionIds,
   findOwnRevisionByClientId,

@@ -3,7 +3,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { withHttpAnswer } from '../../core/http-answer.ts'
 import { atomicAmount, USDC_BASE, X402_NETWORK, type CatalogEntry } from '../../payments/catalog.ts'
 import type { Payments } from '../../payments/x402.ts'
-import type { Db } from '../../store/database.ts'
+import type { Db } from '../../db/database.ts'
 import { findOrder, type OrderRow, type OrderState } from '../../store/orders.ts'
 import { requireSession } from '../wallet/session.ts'
 

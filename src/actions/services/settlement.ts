@@ -2,7 +2,7 @@ import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { X402_NETWORK } from '../../payments/catalog.ts'
 import type { Payments, PaymentPayload, PaymentRequirements, SettleResponse } from '../../payments/x402.ts'
-import type { Db } from '../../store/database.ts'
+import type { Db } from '../../db/database.ts'
 import { findOrder, updateSettlement, type OrderRow } from '../../store/orders.ts'
 import { settlementPending } from './common.ts'
 

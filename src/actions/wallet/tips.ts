@@ -5,7 +5,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { VerifyTipInput, VerifyTipResult } from '../../schemas/wallet.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
-import type { Db } from '../../store/database.ts'
+import type { Db } from '../../db/database.ts'
 import { findReceiptByHash, insertReceipt, type TipReceiptRow } from '../../store/wallet.ts'
 import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
 

@@ -10,7 +10,7 @@ type Slot = { name: string } | { constant: unknown }
 
 interface Compiled {
   query: CompiledQuery
-  /** The same text marked as its transaction's last write (store/pg-statements.ts). */
+  /** The same text marked as its transaction's last write (db/pg-statements.ts). */
   ending: string
   slots: Slot[]
 }
@@ -49,7 +49,7 @@ export function prepared<P extends Record<string, unknown>, R>(
   return async (db, values, order = {}) => {
     const { query, slots, ending } = compile(db)
     const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant))
-    // SQLite's transactions are batched (store/sqlite-batches.ts): there the mark changes nothing.
+    // SQLite's transactions are batched (db/sqlite-batches.ts): there the mark changes nothing.
     const sql = order.endsTransaction && isPostgres(db) ? ending : query.sql
     const { rows } = await db.executeQuery<R>({ ...query, sql, parameters } as CompiledQuery<R>)
     return rows
@@ -58,7 +58,7 @@ export function prepared<P extends Record<string, unknown>, R>(
 
 /**
  * Where a write stands in its transaction. `endsTransaction`: it is the last write of the transaction
- * `db` is, so on PostgreSQL the COMMIT goes out with it (store/pg-statements.ts): the transaction
+ * `db` is, so on PostgreSQL the COMMIT goes out with it (db/pg-statements.ts): the transaction
  * commits when it has run, and anything the transaction runs after it runs on its own, so only reads
  * of committed rows may follow.
  */

@@ -12,7 +12,7 @@ import type pg from 'pg'
  * vary with a list's length (`in (...)`, multi-row inserts) thus cannot grow a connection's
  * statements without end. A statement that a migration by another instance invalidated ("cached
  * plan must not change result type") runs unnamed from then on: run again at once outside a
- * transaction, or with its whole transaction retried inside one (isStalePlan, store/database.ts).
+ * transaction, or with its whole transaction retried inside one (isStalePlan, db/database.ts).
  */
 const NAMED_LIMIT = 2000
 const MAX_TEXT = 8192
@@ -40,7 +40,7 @@ export function isStalePlan(err: unknown): boolean {
 }
 
 /**
- * Marks a statement as its transaction's last write (`endsTransaction`, store/prepared.ts): the
+ * Marks a statement as its transaction's last write (`endsTransaction`, db/prepared.ts): the
  * COMMIT goes out right behind it, and the transaction's own COMMIT later sends nothing.
  */
 export const ENDS_TRANSACTION = '/* ends transaction */ '
@@ -78,7 +78,7 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
   // fails the queries in flight, and pg also emits 'error' on the client: the pool listens only while
   // the client is idle, and an 'error' nobody listens to ends the process. The pool drops the client
   // when it comes back (it is no longer queryable); the request that held it fails alone. An idle
-  // client's error is the pool's to report (store/database.ts).
+  // client's error is the pool's to report (db/postgres.ts).
   client.on('error', (err) => {
     if (checkedOut) onError(err)
   })
@@ -125,7 +125,7 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
       if (!name || !isStalePlan(err)) throw err
       names.set(text, null)
       // Outside a transaction nothing else was undone: run it again, unnamed. Inside, the whole
-      // transaction is retried (store/database.ts), also when its last write ended it.
+      // transaction is retried (db/database.ts), also when its last write ended it.
       if (inTransaction || ended) throw err
       return client.query({ text, values })
     }

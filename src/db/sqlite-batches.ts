@@ -1,8 +1,6 @@
 import { sql } from 'kysely'
-import { endBatchDeltas, startBatchDeltas, type BatchDeltas } from './batch-deltas.ts'
-import type { Db, Tx } from './database.ts'
-import { indexStagedRows } from './search-staging.ts'
-import { insertDeltas } from './usage.ts'
+import { closeScope, openScope, type CommitHook, type CommitScope } from './commit-hooks.ts'
+import type { Db, Tx } from './types.ts'
 
 /** Transactions past this many wait for the next batch: bounds how long the first waits for its commit. */
 const MAX_BATCH = 64
@@ -36,9 +34,8 @@ export interface ConnectionState {
  * rolls back its own changes without touching the others, and every caller learns its outcome only
  * after the shared COMMIT, so nothing is answered before it is durable. SQLite has one writer and
  * better-sqlite3 runs each statement to completion, so this changes no isolation: the transactions
- * were serial before and are serial now. The batch's usage deltas are summed and inserted once, just
- * before its COMMIT (batch-deltas.ts), and its new rows reach the search index there too, together
- * (search-staging.ts).
+ * were serial before and are serial now. The features' commit hooks (commit-hooks.ts) run once for the
+ * batch, just before its COMMIT, over what its kept writes collected.
  *
  * A batch first runs its transactions one after the other without savepoints: a savepoint around each
  * (its bookkeeping, a copy of every page the write changes, its release) cost a sixth of a contribute
@@ -47,17 +44,19 @@ export interface ConnectionState {
  * version or a key check). One that fails after changing rows makes the batch start over: rolled back
  * whole, then run again with each transaction in a savepoint of its own, so that only its changes go.
  * Each transaction must therefore be safe to run twice, which every transaction here already is (the
- * database retries whole transactions on lock contention; store/database.ts).
+ * database retries whole transactions on lock contention; db/database.ts).
  */
 export class SqliteBatches {
   private readonly queue: Queued[] = []
   private draining = false
   private readonly db: Db
   private readonly connection: ConnectionState
+  private readonly hooks: readonly CommitHook[]
 
-  constructor(db: Db, connection: ConnectionState) {
+  constructor(db: Db, connection: ConnectionState, hooks: readonly CommitHook[]) {
     this.db = db
     this.connection = connection
+    this.hooks = hooks
   }
 
   run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -111,13 +110,13 @@ export class SqliteBatches {
     const done: Array<{ queued: Queued; value: unknown }> = []
     const refused: Array<{ queued: Queued; err: unknown }> = []
     let next = 0
-    const deltas = startBatchDeltas(connection)
+    const scope = openScope(connection, this.hooks)
     try {
       for (; next < taken.length; next++) {
         const queued = taken[next] as Queued
         const outcome = await (savepoints
-          ? this.inSavepoint(connection, queued, deltas)
-          : this.alone(connection, queued, deltas))
+          ? this.inSavepoint(connection, queued, scope)
+          : this.alone(connection, queued, scope))
         if (outcome === REPLAY) {
           await sql`rollback`.execute(connection).catch(() => {})
           return REPLAY
@@ -125,8 +124,7 @@ export class SqliteBatches {
         if ('err' in outcome) refused.push({ queued, err: outcome.err })
         else done.push({ queued, value: outcome.value })
       }
-      await indexStagedRows(connection)
-      await insertDeltas(connection, deltas.sums())
+      await scope.finish(connection)
       await sql`commit`.execute(connection)
     } catch (err) {
       // The shared transaction is lost: every write in it, and those not yet run, fail together.
@@ -136,7 +134,7 @@ export class SqliteBatches {
       for (const { queued, err: own } of refused) queued.reject(own)
       return undefined
     } finally {
-      endBatchDeltas(connection)
+      closeScope(connection)
     }
     for (const { queued, err } of refused) queued.reject(err)
     for (const { queued, value } of done) queued.resolve(value)
@@ -146,15 +144,15 @@ export class SqliteBatches {
   private async alone(
     connection: Db,
     queued: Queued,
-    deltas: BatchDeltas,
+    scope: CommitScope,
   ): Promise<{ value: unknown } | { err: unknown } | typeof REPLAY> {
     const before = this.connection.changes()
     try {
       const value = await queued.run(connection as unknown as Tx)
-      deltas.keep()
+      scope.keep()
       return { value }
     } catch (err) {
-      deltas.drop()
+      scope.drop()
       // Without a transaction the batch is lost, as a savepoint's rollback would have found.
       if (!this.connection.inTransaction()) throw err
       return this.connection.changes() === before ? { err } : REPLAY
@@ -164,16 +162,16 @@ export class SqliteBatches {
   private async inSavepoint(
     connection: Db,
     queued: Queued,
-    deltas: BatchDeltas,
+    scope: CommitScope,
   ): Promise<{ value: unknown } | { err: unknown }> {
     await savepoint.execute(connection)
     try {
       const value = await queued.run(connection as unknown as Tx)
       await release.execute(connection)
-      deltas.keep()
+      scope.keep()
       return { value }
     } catch (err) {
-      deltas.drop()
+      scope.drop()
       await rollbackTo.execute(connection)
       await release.execute(connection)
       return { err }

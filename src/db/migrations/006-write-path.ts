@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
-import { seedCapacity } from '../capacity.ts'
-import { rebuildUsage } from '../usage-rebuild.ts'
+import { seedCapacity } from './006-capacity.ts'
+import { rebuildUsage } from './006-usage-rebuild.ts'
 
 /**
  * A write path with no row that every write locks (issue: speed at scale).
@@ -12,8 +12,7 @@ import { rebuildUsage } from '../usage-rebuild.ts'
  *   first-time figures need; the per-day and per-room tables it replaces are dropped.
  * - Registration capacity is taken from slots (store/capacity.ts) instead of one counter row.
  * - Model labels seen at registration are kept as digests, never as text.
- * @NOTE rebuildUsage must keep working on the schema as of this migration; if it changes beyond
- * that, give this migration a frozen copy.
+ * The usage rebuild and capacity seeding it ran are frozen copies beside it (006-*.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
-import { payloadHash } from '../../core/idempotency.ts'
+import { payloadHash } from './004-payload-hash.ts'
 
 /**
  * Ids, cursors and counters become 64-bit on PostgreSQL (SQLite integers already are), so an id or

@@ -1,0 +1,52 @@
+/**
+ * The floors of the code (docs/architecture.md), checked by `npm run check`: transports -> core ->
+ * actions -> services -> store -> db, each importing only below itself, with no import cycles.
+ */
+const ABOVE_STORE = '^src/(core|actions|services|http|mcp|web|pilot|cli|app|server|main)'
+const DRIVERS = '^(node_modules/)?(kysely|pg|better-sqlite3)(/|$)'
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import cycle makes a floor depend on itself: split the shared part out.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'db-is-the-bottom',
+      comment: 'src/db is the engine: it imports nothing of Clearing above it.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: '^src/db/' },
+    },
+    {
+      name: 'migrations-are-frozen',
+      comment: 'A landed migration never changes when runtime code does: only kysely and its own folder.',
+      severity: 'error',
+      from: { path: '^src/db/migrations/' },
+      to: { pathNot: ['^src/db/migrations/', '^node_modules/kysely/', '^kysely/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'sql-stays-in-store-and-db',
+      comment: 'Only src/store and src/db talk SQL: nothing else imports a query builder or a driver at run time.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(store|db)/' },
+      to: { path: DRIVERS, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'store-stays-below',
+      comment: 'The store reads and writes rows; it never reaches up into the pipeline, actions or transports.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: ABOVE_STORE },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+}
