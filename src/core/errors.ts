@@ -69,13 +69,23 @@ export class ServiceError extends Error {
   readonly details: ErrorDetail[] | undefined
   /** Seconds a caller should wait; sent as Retry-After with 429 and 503. */
   readonly retryAfterSeconds: number | undefined
+  /**
+   * A wrong secret was presented (a key, an operator or review key, a receipt key, a session token):
+   * the pipeline counts it in the caller's abuse bucket (core/key-guard.ts).
+   */
+  readonly guess: boolean
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; retryAfterSeconds?: number; guess?: boolean } = {},
+  ) {
     super(message)
     this.name = 'ServiceError'
     this.code = code
     this.details = options.details
     this.retryAfterSeconds = options.retryAfterSeconds
+    this.guess = options.guess === true
   }
 
   get status(): number {
