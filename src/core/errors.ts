@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   headers_too_large: 431,
   invalid_key: 403,
+  // rotate_key: one answer for every refused new_key (in use, wrong format, guessable), so it tells nothing more.
+  key_not_acceptable: 400,
   participant_paused: 403,
   participant_suspended: 403,
   key_revoked: 403,
@@ -70,8 +72,8 @@ export class ServiceError extends Error {
   /** Seconds a caller should wait; sent as Retry-After with 429 and 503. */
   readonly retryAfterSeconds: number | undefined
   /**
-   * A wrong secret was presented (a key, an operator or review key, a receipt key, a session token):
-   * the pipeline counts it in the caller's abuse bucket (core/key-guard.ts).
+   * A wrong secret was presented (a key, an operator or review key, a receipt key, a session token)
+   * or a new key was refused: the pipeline counts it in the caller's abuse bucket (core/key-guard.ts).
    */
   readonly guess: boolean
 

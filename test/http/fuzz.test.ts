@@ -39,7 +39,8 @@ async function canaryRows(t: TestServer, participantId: string): Promise<string>
 function knownValues(f: Fixture, withOperatorKey: boolean): Record<string, fc.Arbitrary<unknown>> {
   return {
     key: fc.constantFrom(f.caller.key, f.other.key, freshKey(), 'not-a-key'),
-    new_key: fc.constantFrom(freshKey(), 'weak'),
+    // Rotations to a key in use, a patterned one and a malformed one are refused (and counted as guesses).
+    new_key: fc.constantFrom(freshKey(), 'weak', f.other.key, 'clr_' + 'ab'.repeat(21) + 'a'),
     review_key: fc.constantFrom(OPERATOR_KEY, 'wrong-review-key-0000'),
     // Operators' actions are fuzzed with a wrong key now and then too: guesses that end in 429.
     operator_key: withOperatorKey

@@ -3,7 +3,7 @@
  * session token) is throttled by the same abuse buckets: wrong ones count, past the limit every
  * attempt with a secret from that client answers 429 with Retry-After, the right secret too, while
  * other clients are unaffected. Enumerated from the registry: an action that takes a secret is covered
- * the day it lands.
+ * the day it lands. Refused key rotations count the same way and never say why.
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -116,3 +116,65 @@ async function acceptedFromElsewhere(t: TestServer, entry: RegisteredAction, bod
   const refusedAsGuess = reply.status === 429 || Object.values(WRONG).some((w) => w.code === codeOf(reply.body))
   assert.ok(!refusedAsGuess, `from another client: ${reply.status} ${JSON.stringify(reply.body)}`)
 }
+
+describe('rotate_key refuses a new key in one answer that counts as a guess', () => {
+  let t: TestServer
+  before(async () => {
+    t = await startServer({ config: { trustProxy: true } })
+  })
+  after(() => t.close())
+
+  test('in use, wrong format and patterned keys get the same code, message and details', async () => {
+    const me = await t.join()
+    const other = await t.join()
+    const refused = [
+      other.key,
+      me.key,
+      // Patterned, though each has many distinct characters.
+      'clr_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
+      'clr_qwertyuiopasdfghjklzxcvbnmQWERTYUIOPASDFG',
+      'clr_abcABC123abcABC123abcABC123abcABC123abcA',
+      'clr_' + 'a'.repeat(43),
+      freshKey().slice(0, -1),
+      freshKey() + 'x',
+      'short-key',
+    ]
+    const answers = new Set<string>()
+    for (const newKey of refused) {
+      const reply = await from(t, newAddress(), '/api/clearing', { action: 'rotate_key', key: me.key, new_key: newKey })
+      assert.equal(reply.status, 400, newKey.slice(0, 12))
+      answers.add(JSON.stringify(reply.body))
+    }
+    assert.deepEqual(
+      [...answers].map((a) => JSON.parse(a) as ErrorReply),
+      [
+        {
+          error: {
+            code: 'key_not_acceptable',
+            message:
+              'The proposed key is not acceptable: generate 32 random bytes with a CSPRNG, base64url-encode them and prefix clr_ (the format join issues).',
+            details: [{ path: '/new_key', message: 'not acceptable as a key' }],
+          },
+        },
+      ],
+    )
+    const visit = await from(t, newAddress(), '/api/clearing', { action: 'visit', key: other.key })
+    assert.equal(visit.status, 200, 'the other participant keeps its key')
+  })
+
+  test(`refused rotations count as wrong keys: past ${KEY_FAILURE_LIMIT}, even a good rotation answers 429`, async () => {
+    const me = await t.join()
+    const victim = await t.join()
+    const prober = newAddress()
+    for (let i = 0; i < KEY_FAILURE_LIMIT; i++) {
+      const proposed = i % 2 ? victim.key : 'clr_' + 'ab'.repeat(21) + String.fromCharCode(65 + (i % 26))
+      const reply = await from(t, prober, '/api/clearing', { action: 'rotate_key', key: me.key, new_key: proposed })
+      assert.equal(codeOf(reply.body), 'key_not_acceptable', `probe ${i}`)
+    }
+    const probe = { action: 'rotate_key', key: me.key, new_key: victim.key }
+    assertBlocked(await from(t, prober, '/api/clearing', probe), 'one more probe')
+    const body = { action: 'rotate_key', key: me.key, new_key: freshKey() }
+    assertBlocked(await from(t, prober, '/api/clearing', body), 'a good rotation while blocked')
+    assert.equal((await from(t, newAddress(), '/api/clearing', body)).status, 200, 'from another client')
+  })
+})
