@@ -23,7 +23,7 @@ function estimator(): Zxcvbn.ZxcvbnFactory {
   loaded = new core.ZxcvbnFactory({
     dictionary: common.dictionary,
     graphs: common.adjacencyGraphs,
-    // Past a few substitutions a secret is long and random anyway; the default (100) costs ~8x the time.
+    // Past a few l33t substitutions a secret is long and random anyway; the default (100) is far slower.
     l33tMaxSubstitutions: 3,
   })
   return loaded

@@ -9,8 +9,8 @@ import { insertKeyIfNew, setKeyState, type ParticipantRow } from '../../store/pa
 const KEY_FORMAT = new RegExp(KEY_PATTERN)
 /**
  * The random part of a new key must take zxcvbn at least 10^30 guesses (~100 bits). 43 characters
- * from a CSPRNG estimate near 10^43 (never below 10^40 in our samples); typed or patterned ones
- * (sequences, repeats, keyboard walks, words) far below.
+ * from a CSPRNG estimate near 10^43, far above it; typed or patterned ones (sequences, repeats,
+ * keyboard walks, words) far below.
  */
 export const MIN_NEW_KEY_GUESSES_LOG10 = 30
 const NOT_ACCEPTABLE =
