@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { CatalogEntry, CatalogError, readCatalog } from './payments/catalog.ts'
+import { guessesLog10 } from './core/secret-strength.ts'
 import { firstSchemaProblem } from './core/validation.ts'
 
 const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })
@@ -11,8 +12,9 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   publicBaseUrl: Type.Union([Type.String({ pattern: '^https?://' }), Type.Null()]),
   databaseUrl: Type.String({ minLength: 1 }),
-  operatorKey: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
-  reviewKey: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
+  // Their length and strength are checked after the schema (checkOperatorSecrets), with advice.
+  operatorKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  reviewKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
   contributionIntervalSeconds: Type.Integer({ minimum: 0 }),
   registrationRatePerMinute: Type.Integer({ minimum: 1 }),
   registrationCapacity: Type.Integer({ minimum: 0 }),
@@ -60,8 +62,13 @@ export const ENV = [
   ['HOST', 'host', '127.0.0.1', 'interface to listen on'],
   ['PUBLIC_BASE_URL', 'publicBaseUrl', 'http://HOST:PORT', 'absolute base for URLs in the descriptor and feed'],
   ['DATABASE_URL', 'databaseUrl', 'sqlite:./data/clearing.sqlite', 'sqlite:/path, sqlite::memory: or postgres://...'],
-  ['OPERATOR_KEY', 'operatorKey', 'unset', 'operator secret (>= 16 chars); operator actions answer 403 while unset'],
-  ['REVIEW_KEY', 'reviewKey', 'OPERATOR_KEY', 'secret for review_feedback'],
+  [
+    'OPERATOR_KEY',
+    'operatorKey',
+    'unset',
+    'operator secret (>= 20 chars, hard to guess: 32 random bytes, base64url); operator actions answer 403 while unset',
+  ],
+  ['REVIEW_KEY', 'reviewKey', 'OPERATOR_KEY', 'secret for review_feedback (the same strength rule)'],
   ['CONTRIBUTION_INTERVAL_SECONDS', 'contributionIntervalSeconds', '30', 'minimum gap between accepted contributions'],
   ['REGISTRATION_RATE_PER_MINUTE', 'registrationRatePerMinute', '20', 'joins per abuse bucket per minute'],
   ['REGISTRATION_CAPACITY', 'registrationCapacity', '10000', 'total participants that may register'],
@@ -237,6 +244,7 @@ export function validateConfig(config: Config): Config {
     const envName = ENV.find(([, key]) => key === field)?.[0] ?? field
     throw new ConfigError(`Invalid configuration: ${envName} ${problem.message}`)
   }
+  checkOperatorSecrets(config)
   checkWalletSettings(config)
   return config
 }
@@ -247,6 +255,28 @@ function catalog(path: string | null): Config['services'] {
   } catch (err) {
     if (err instanceof CatalogError) throw new ConfigError(err.message)
     throw err
+  }
+}
+
+/** Operator and review keys guard every operator action: at least this long... */
+export const MIN_OPERATOR_KEY_LENGTH = 20
+/**
+ * ...and at least 10^18 guesses by zxcvbn (~60 bits). 20 random base64url characters estimate above
+ * 10^19 and 32 random bytes near 10^43; words, dates, sequences, repeats and keyboard walks fall short.
+ */
+export const MIN_OPERATOR_KEY_GUESSES_LOG10 = 18
+const GENERATE_KEY = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`
+
+/** A short or guessable operator or review key stops the start; the message never echoes it. */
+function checkOperatorSecrets(config: Config): void {
+  const secrets: Array<[string, string | null]> = [['OPERATOR_KEY', config.operatorKey]]
+  if (config.reviewKey !== config.operatorKey) secrets.push(['REVIEW_KEY', config.reviewKey])
+  for (const [name, secret] of secrets) {
+    if (secret === null) continue
+    if (secret.length >= MIN_OPERATOR_KEY_LENGTH && guessesLog10(secret) >= MIN_OPERATOR_KEY_GUESSES_LOG10) continue
+    throw new ConfigError(
+      `${name} is too easy to guess (it needs ${MIN_OPERATOR_KEY_LENGTH}+ characters and no words, sequences or repeats); generate one with: ${GENERATE_KEY}`,
+    )
   }
 }
 

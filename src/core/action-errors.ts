@@ -1,5 +1,12 @@
 import type { AnyAction } from './action.ts'
 import type { ErrorCode } from './errors.ts'
+import { CREDENTIAL_FIELDS } from './secrets.ts'
+
+/** The input fields of an action that carry a caller's secret (core/secrets.ts, CREDENTIAL_FIELDS). */
+export function credentialFields(def: AnyAction): string[] {
+  const properties = (def.input as { properties?: Record<string, unknown> }).properties ?? {}
+  return CREDENTIAL_FIELDS.filter((field) => field in properties)
+}
 
 /**
  * Every error an action can answer with: what its handler declares plus what the pipeline itself
@@ -13,9 +20,10 @@ export function publishedErrors(def: AnyAction): ErrorCode[] {
   if (def.http.method === 'POST') codes.add('payload_too_large')
   if (def.effect === 'write' && def.auth !== 'operator') codes.add('writes_paused')
   if (def.auth === 'operator' || def.auth === 'review') codes.add('operator_only')
+  // Wrong secrets are throttled per abuse bucket (core/key-guard.ts), so rate_limited is always possible.
+  if (credentialFields(def).length > 0) codes.add('rate_limited')
   if (def.auth === 'participant') {
-    // Wrong keys are throttled per abuse bucket (core/key-guard.ts), so rate_limited is always possible.
-    for (const code of ['invalid_key', 'key_revoked', 'rate_limited'] as const) codes.add(code)
+    for (const code of ['invalid_key', 'key_revoked'] as const) codes.add(code)
     if (def.effect === 'write') codes.add('participant_suspended')
     if (!def.allowPaused) codes.add('participant_paused')
   }

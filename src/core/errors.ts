@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   headers_too_large: 431,
   invalid_key: 403,
+  // rotate_key: one answer for every refused new_key (in use, wrong format, guessable), so it tells nothing more.
+  key_not_acceptable: 400,
   participant_paused: 403,
   participant_suspended: 403,
   key_revoked: 403,
@@ -69,13 +71,23 @@ export class ServiceError extends Error {
   readonly details: ErrorDetail[] | undefined
   /** Seconds a caller should wait; sent as Retry-After with 429 and 503. */
   readonly retryAfterSeconds: number | undefined
+  /**
+   * A wrong secret was presented (a key, an operator or review key, a receipt key, a session token)
+   * or a new key was refused: the pipeline counts it in the caller's abuse bucket (core/key-guard.ts).
+   */
+  readonly guess: boolean
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; retryAfterSeconds?: number; guess?: boolean } = {},
+  ) {
     super(message)
     this.name = 'ServiceError'
     this.code = code
     this.details = options.details
     this.retryAfterSeconds = options.retryAfterSeconds
+    this.guess = options.guess === true
   }
 
   get status(): number {

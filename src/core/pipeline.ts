@@ -44,8 +44,8 @@ const writesPaused = () =>
   })
 
 /**
- * The one way any transport runs an action: trim, validate, check the operator secret, refuse a
- * throttled key bucket, then (writes in one transaction) check paused writes, authenticate and run
+ * The one way any transport runs an action: trim, validate, refuse a bucket blocked for guessing
+ * secrets, check the operator secret, then (writes in one transaction) check paused writes, authenticate and run
  * the handler. REST and MCP both call this, so policy cannot drift apart. With contracts checked
  * (tests), every result must match the output schema and every refusal the published error list.
  */
@@ -80,13 +80,29 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   ;(call.source === 'query' ? entry.validateQuery : entry.validateBody)(input)
   const fields = input as Record<string, unknown>
 
+  // A caller that presents a secret (a key, operator or review key, receipt key or session token) is
+  // refused while its bucket is blocked, before the secret is looked at: the right one gains nothing.
+  const now = rt.clock.now()
+  const presentsSecret = entry.credentials.some((field) => typeof fields[field] === 'string')
+  const bucket = presentsSecret ? abuseBucket(rt.services.secrets, call.clientAddress, now) : undefined
+  if (bucket !== undefined) rt.keyGuard.check(bucket, now)
+  try {
+    return await authorized(rt, entry, input, call, now)
+  } catch (err) {
+    // A wrong secret is counted against the caller's bucket; past the limit the answer becomes 429.
+    if (bucket !== undefined && err instanceof ServiceError && err.guess) {
+      throw (await rt.keyGuard.failed(rt.database, bucket, now)) ?? err
+    }
+    throw err
+  }
+}
+
+/** Checks the operator or review secret, then runs the action (writes in one transaction). */
+async function authorized(rt: Runtime, entry: RegisteredAction, input: unknown, call: CallInfo, now: Date) {
+  const { def } = entry
+  const fields = input as Record<string, unknown>
   if (def.auth === 'operator') requireSecret(fields.operator_key, rt.config.operatorKey, 'operator_key')
   if (def.auth === 'review') requireSecret(fields.review_key, rt.config.reviewKey, 'review_key')
-
-  const now = rt.clock.now()
-  const presentsKey = def.auth === 'participant' && typeof fields.key === 'string'
-  const bucket = presentsKey ? abuseBucket(rt.services.secrets, call.clientAddress, now) : undefined
-  if (bucket !== undefined) rt.keyGuard.check(bucket, now)
 
   // Operators stay able to act (resume_writes above all) while participant writes are paused. A write
   // made with a key learns it from its key's look-up. On PostgreSQL one without reads the flag before its
@@ -94,6 +110,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   // trip of its own while it holds a pooled connection (join 1,443 -> 1,557/s); SQLite reads in-process
   // and in its batched transaction, where a read of its own outside cost more (join -3%).
   const pausable = def.effect === 'write' && def.auth !== 'operator'
+  const presentsKey = def.auth === 'participant' && typeof fields.key === 'string'
   const keyless = pausable && !presentsKey && (def.auth !== 'participant' || def.keyOptional)
   const flagFirst = keyless && rt.database.dialect === 'postgres'
   if (flagFirst && (await sharedFlag(rt.database.db, WRITES_PAUSED)) === 'true') throw writesPaused()
@@ -133,38 +150,30 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
     return cache.through(`${def.name} ${JSON.stringify(input)}`, stamp, () => def.handler(ctx, input))
   }
 
-  try {
-    // A write's provisional ids (PostgreSQL) become public after its commit, before it answers.
-    if (def.effect === 'write' && !def.callsOut) {
-      const write = async () => rt.publisher.resolve(await rt.database.transaction(run))
-      let result: unknown
-      try {
-        result = await write()
-      } catch (err) {
-        const remembered = author?.remembered ? author : undefined
-        if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
-        rt.knownAuthors.readAgainFor(remembered.keyHash)
-        recall = false
-        result = await write()
-      }
-      // As its write left it: its activity moved with the post (core/activity.ts, usageOf).
-      if (remembers && author) rt.knownAuthors.remember(author.keyHash, author.participant)
-      return result
+  // A write's provisional ids (PostgreSQL) become public after its commit, before it answers.
+  if (def.effect === 'write' && !def.callsOut) {
+    const write = async () => rt.publisher.resolve(await rt.database.transaction(run))
+    let result: unknown
+    try {
+      result = await write()
+    } catch (err) {
+      const remembered = author?.remembered ? author : undefined
+      if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
+      rt.knownAuthors.readAgainFor(remembered.keyHash)
+      recall = false
+      result = await write()
     }
-    if (def.auth === 'participant' && !def.callsOut) return await rt.database.transaction(run)
-    // Reads, and actions that call out (each of their steps commits on its own, see ActionDef.callsOut).
-    const deferred: Array<() => void | Promise<void>> = []
-    const step: ActionContext['transaction'] = (fn) => rt.database.transaction((tx) => fn(tx))
-    const result = await run(rt.database.db, (fn) => deferred.push(fn), def.callsOut ? step : undefined)
-    rt.database.afterCommit(deferred)
+    // As its write left it: its activity moved with the post (core/activity.ts, usageOf).
+    if (remembers && author) rt.knownAuthors.remember(author.keyHash, author.participant)
     return result
-  } catch (err) {
-    // A wrong key is counted against the caller's bucket; past the limit the answer becomes 429.
-    if (bucket !== undefined && err instanceof ServiceError && err.code === 'invalid_key') {
-      throw (await rt.keyGuard.failed(rt.database, bucket, now)) ?? err
-    }
-    throw err
   }
+  if (def.auth === 'participant' && !def.callsOut) return await rt.database.transaction(run)
+  // Reads, and actions that call out (each of their steps commits on its own, see ActionDef.callsOut).
+  const deferred: Array<() => void | Promise<void>> = []
+  const step: ActionContext['transaction'] = (fn) => rt.database.transaction((tx) => fn(tx))
+  const result = await run(rt.database.db, (fn) => deferred.push(fn), def.callsOut ? step : undefined)
+  rt.database.afterCommit(deferred)
+  return result
 }
 
 interface Authenticated {
@@ -194,7 +203,9 @@ async function authenticate(
   const known = recall ? rt.knownAuthors.recall(keyHash) : undefined
   if (known) return { participant: known, writesPaused: false, keyHash, remembered: true }
   const found = await findByKeyHash(db, keyHash)
-  if (!found || found.state === 'rotated') throw new ServiceError('invalid_key', 'The participation key is not valid.')
+  if (!found || found.state === 'rotated') {
+    throw new ServiceError('invalid_key', 'The participation key is not valid.', { guess: true })
+  }
   if (found.state === 'revoked')
     throw new ServiceError('key_revoked', 'This key was revoked and can no longer be used.')
   const { participant } = found
@@ -210,7 +221,7 @@ async function authenticate(
 function requireSecret(presented: unknown, configured: string | null, field: string): void {
   if (configured === null) throw new ServiceError('operator_only', 'Operator actions are disabled on this server.')
   if (typeof presented !== 'string' || !sameDigest(sha256(presented), sha256(configured))) {
-    throw new ServiceError('operator_only', `The ${field} is not valid for this operator action.`)
+    throw new ServiceError('operator_only', `The ${field} is not valid for this operator action.`, { guess: true })
   }
 }
 

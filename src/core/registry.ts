@@ -1,5 +1,5 @@
 import type { AnyAction } from './action.ts'
-import { publishedErrors } from './action-errors.ts'
+import { credentialFields, publishedErrors } from './action-errors.ts'
 import type { ErrorCode } from './errors.ts'
 import { compileValidator, type Validator } from './validation.ts'
 
@@ -7,6 +7,8 @@ export interface RegisteredAction {
   def: AnyAction
   /** Every error code the action can answer with (declared plus derived), sorted. */
   errors: readonly ErrorCode[]
+  /** Input fields carrying a caller's secret: the pipeline throttles wrong ones (core/key-guard.ts). */
+  credentials: readonly string[]
   validateBody: Validator
   validateQuery: Validator
   /** Checks a result against the output schema; used when contracts are checked (tests). */
@@ -25,7 +27,8 @@ export class Registry {
       const validateQuery = def.http.method === 'GET' ? compileValidator(def.input, 'query') : validateBody
       let output: Validator | undefined
       const validateOutput: Validator = (value) => (output ??= compileValidator(def.output, 'output'))(value)
-      return { def, errors: publishedErrors(def), validateBody, validateQuery, validateOutput }
+      const credentials = credentialFields(def)
+      return { def, errors: publishedErrors(def), credentials, validateBody, validateQuery, validateOutput }
     })
     for (const entry of this.all) {
       if (this.byName.has(entry.def.name)) throw new Error(`Duplicate action name: ${entry.def.name}`)

@@ -6,6 +6,12 @@ export const SECRET_BYTES = 32
 /** `clr_` + 43 base64url characters: the format of participant keys (issued, and accepted by rotate_key). */
 export const KEY_PATTERN = '^clr_[A-Za-z0-9_-]{43}$'
 
+/**
+ * Input fields that carry a caller's secret. A wrong one is a guess: every action taking one refuses
+ * a blocked abuse bucket before anything else and counts its wrong secrets there (core/key-guard.ts).
+ */
+export const CREDENTIAL_FIELDS = ['key', 'operator_key', 'review_key', 'receipt_key', 'session_token'] as const
+
 /** 256 bits from a CSPRNG, rendered with a prefix so a leaked key is recognisable in scans. */
 export function newSecret(random: RandomSource, prefix = 'clr_'): string {
   return prefix + random.bytes(SECRET_BYTES).toString('base64url')

@@ -61,6 +61,21 @@ export async function insertKey(db: Db, keyHash: string, participantId: string, 
     .execute()
 }
 
+/** Adds a key for the participant unless its digest is already stored (for anyone); says whether it did. */
+export async function insertKeyIfNew(
+  db: Db,
+  keyHash: string,
+  participantId: string,
+  createdAt: string,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('participant_keys')
+    .values(newKeyRow(keyHash, participantId, createdAt))
+    .onConflict((oc) => oc.column('key_hash').doNothing())
+    .executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+}
+
 const ACTIVITY_COLUMNS = [
   'u.contributions',
   'u.post_dates',
@@ -171,15 +186,6 @@ export async function setParticipantProvenance(
 
 export async function setKeyState(db: Db, keyHash: string, state: KeyState): Promise<void> {
   await db.updateTable('participant_keys').set({ state }).where('key_hash', '=', keyHash).execute()
-}
-
-export async function keyHashExists(db: Db, keyHash: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('participant_keys')
-    .select('key_hash')
-    .where('key_hash', '=', keyHash)
-    .executeTakeFirst()
-  return row !== undefined
 }
 
 /** Newest participants first, for the discovery read's agent list. */

@@ -58,7 +58,7 @@ function expectations(code: string): RegExp[] {
     )
 }
 
-const OPERATOR_KEY = 'readme-operator-key-0123456789'
+const OPERATOR_KEY = 'readme-operator-58m1l41OwF3MVxBScFg47qw7'
 const METRICS_TOKEN = 'readme-metrics-token-0123456789'
 
 /**

@@ -171,7 +171,7 @@ describe('maintenance timer and commands', () => {
       )
       assert.deepEqual(JSON.parse(out.stdout), { writes_paused: true })
       const refused = await run(process.execPath, ['src/main.ts', 'operator', 'resume_writes'], {
-        env: { ...env, OPERATOR_KEY: 'not-the-operator-key-000' },
+        env: { ...env, OPERATOR_KEY: 'not-the-operator-key-zuWTBcx9UGVGNbb7aYp7' },
       }).catch((err: { code: number; stdout: string }) => err)
       assert.equal((refused as { code: number }).code, 1)
       await run(process.execPath, ['src/main.ts', 'operator', 'resume_writes'], { env })

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ConfigError, loadConfig } from '../../src/config.ts'
+import { randomBytes } from 'node:crypto'
 import { normalizeAddress } from '../../src/http/client-address.ts'
+
+const REVIEW_KEY = 'review-S4O113_fmmQ4CZ-SXrab5WNY'
 
 describe('config', () => {
   test('defaults follow the runtime contract', () => {
@@ -19,12 +22,9 @@ describe('config', () => {
   })
 
   test('REVIEW_KEY defaults to OPERATOR_KEY', () => {
-    const key = 'an-operator-key-of-enough-length'
+    const key = 'operator-yNJMVE3AtP5VSCUpK1Y4Vau5'
     assert.equal(loadConfig({ OPERATOR_KEY: key }).reviewKey, key)
-    assert.equal(
-      loadConfig({ OPERATOR_KEY: key, REVIEW_KEY: 'another-review-key-1234' }).reviewKey,
-      'another-review-key-1234',
-    )
+    assert.equal(loadConfig({ OPERATOR_KEY: key, REVIEW_KEY: REVIEW_KEY }).reviewKey, REVIEW_KEY)
   })
 
   test('invalid settings stop the start with a one-line reason naming the variable', () => {
@@ -49,6 +49,39 @@ describe('config', () => {
         (err: unknown) => err instanceof ConfigError && err.message.includes(name) && !err.message.includes('\n'),
         JSON.stringify(env),
       )
+    }
+  })
+
+  test('a short or guessable OPERATOR_KEY or REVIEW_KEY stops the start: one line, how to make one, never the key', () => {
+    const weak = [
+      'password12345678',
+      'Zq8vN2kL7xWp4RtY9bH', // random, but under 20 characters
+      'correcthorsebatterystaple',
+      'qwertyuiopasdfghjklzxcvbnm',
+      'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'abcABC123abcABC123abcABC123abcABC123',
+      'CompanyName2026!CompanyName2026!',
+    ]
+    for (const secret of weak) {
+      for (const [env, name] of [
+        [{ OPERATOR_KEY: secret }, 'OPERATOR_KEY'],
+        [{ OPERATOR_KEY: REVIEW_KEY + 'x', REVIEW_KEY: secret }, 'REVIEW_KEY'],
+      ] as const) {
+        assert.throws(
+          () => loadConfig(env),
+          (err: unknown) =>
+            err instanceof ConfigError &&
+            err.message.startsWith(`${name} `) &&
+            err.message.includes("randomBytes(32).toString('base64url')") &&
+            !err.message.includes(secret) &&
+            !err.message.includes('\n'),
+          `${name}=${secret}`,
+        )
+      }
+    }
+    for (const secret of [randomBytes(32).toString('base64url'), randomBytes(15).toString('base64url')]) {
+      assert.equal(loadConfig({ OPERATOR_KEY: secret }).operatorKey, secret)
+      assert.equal(loadConfig({ OPERATOR_KEY: REVIEW_KEY, REVIEW_KEY: secret }).reviewKey, secret)
     }
   })
 

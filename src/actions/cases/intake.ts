@@ -42,11 +42,14 @@ async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) 
   return { case_id: caseId, receipt_key: receiptKey, note: RECEIPT_NOTE }
 }
 
-/** An unknown case and a wrong receipt answer alike, so case ids cannot be probed. */
+/**
+ * An unknown case and a wrong receipt answer alike, so case ids cannot be probed; both count as a
+ * guess in the caller's abuse bucket (core/key-guard.ts).
+ */
 async function readCase(ctx: ActionContext, kind: CaseKind, caseId: string, receiptKey: string) {
   const row: CaseRow | undefined = await findCase(ctx.db, caseId, kind)
   if (!row || !ctx.services.secrets.matches(receiptKey, row.receipt_hash)) {
-    throw new ServiceError('invalid_receipt', 'The case_id and receipt_key do not match a case.')
+    throw new ServiceError('invalid_receipt', 'The case_id and receipt_key do not match a case.', { guess: true })
   }
   return {
     case_id: row.id,

@@ -1,17 +1,34 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
+import { KEY_PATTERN } from '../../core/secrets.ts'
+import { guessesLog10 } from '../../core/secret-strength.ts'
 import { KeyOnlyInput, RevokeResult, RotateKeyInput, RotateResult } from '../../schemas/participants.ts'
-import { insertKey, keyHashExists, setKeyState, type ParticipantRow } from '../../store/participants.ts'
+import { insertKeyIfNew, setKeyState, type ParticipantRow } from '../../store/participants.ts'
+
+const KEY_FORMAT = new RegExp(KEY_PATTERN)
+/**
+ * The random part of a new key must take zxcvbn at least 10^30 guesses (~100 bits). 43 characters
+ * from a CSPRNG estimate near 10^43, far above it; typed or patterned ones (sequences, repeats,
+ * keyboard walks, words) far below.
+ */
+export const MIN_NEW_KEY_GUESSES_LOG10 = 30
+const NOT_ACCEPTABLE =
+  'The proposed key is not acceptable: generate 32 random bytes with a CSPRNG, base64url-encode them and prefix clr_ ' +
+  '(the format join issues).'
 
 /**
- * 43 random base64url characters almost always hold ~31 distinct ones; fewer than 20 means the key
- * was typed or patterned, not drawn from a CSPRNG (a random key falls below it about once in 10^7).
+ * Every refused new_key (wrong format, guessable, or already in use anywhere) gets this one answer, so
+ * it never tells whether some identity holds a key; it counts as a guess in the caller's abuse bucket.
  */
-const MIN_DISTINCT_CHARACTERS = 20
-const NOT_ACCEPTABLE =
-  'new_key is not acceptable: generate 32 random bytes with a CSPRNG, base64url-encode them and prefix clr_ ' +
-  '(the format join issues).'
+const notAcceptable = () =>
+  new ServiceError('key_not_acceptable', NOT_ACCEPTABLE, {
+    details: [{ path: '/new_key', message: 'not acceptable as a key' }],
+    guess: true,
+  })
+
+const strongEnough = (key: string) =>
+  KEY_FORMAT.test(key) && guessesLog10(key.slice('clr_'.length)) >= MIN_NEW_KEY_GUESSES_LOG10
 
 export const rotateKey = defineAction({
   name: 'rotate_key',
@@ -22,22 +39,18 @@ export const rotateKey = defineAction({
   allowPaused: true,
   input: RotateKeyInput,
   output: RotateResult,
-  errors: [],
+  errors: ['key_not_acceptable'],
   mcp: { title: 'Rotate your key', destructive: true },
   handler: async (ctx, input) => {
     const participant = ctx.participant as ParticipantRow
     const { secrets } = ctx.services
-    const newHash = secrets.digest(input.new_key)
-    // A key in use anywhere is refused with the same words as a weak one: the answer never tells
-    // whether some identity holds a key (and a 256-bit random key is never in use by chance).
-    const weak = new Set(input.new_key.slice('clr_'.length)).size < MIN_DISTINCT_CHARACTERS
-    if (weak || input.new_key === input.key || (await keyHashExists(ctx.db, newHash))) {
-      throw new ServiceError('invalid_request', NOT_ACCEPTABLE, {
-        details: [{ path: '/new_key', message: 'not acceptable as a key' }],
-      })
+    if (!strongEnough(input.new_key)) throw notAcceptable()
+    // A key in use (the caller's own included) is refused by the insert itself, so two rotations to
+    // the same key cannot both pass a check made before.
+    if (!(await insertKeyIfNew(ctx.db, secrets.digest(input.new_key), participant.id, iso(ctx.now)))) {
+      throw notAcceptable()
     }
     await setKeyState(ctx.db, secrets.digest(input.key), 'rotated')
-    await insertKey(ctx.db, newHash, participant.id, iso(ctx.now))
     return { id: participant.id, rotated: true as const }
   },
 })

@@ -20,7 +20,7 @@ export const signOut = defineAction({
   handler: async (ctx, input) => {
     const digest = ctx.services.secrets.digest(input.session_token)
     if (!(await findSession(ctx.db, digest))) {
-      throw new ServiceError('session_invalid', 'The wallet session is unknown.')
+      throw new ServiceError('session_invalid', 'The wallet session is unknown.', { guess: true })
     }
     await revokeSession(ctx.db, digest, iso(ctx.now))
     return withHttpAnswer(
