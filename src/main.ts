@@ -15,7 +15,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   operator: async (args) => (await import('./cli/operator.ts')).operatorCommand(args),
   maintenance: async () => (await import('./cli/maintenance.ts')).maintenanceCommand(),
   backup: async (args) => (await import('./cli/backup.ts')).backupCommand(args),
-  restore: async (args) => (await import('./cli/backup.ts')).restoreCommand(args),
+  restore: async (args) => (await import('./cli/restore.ts')).restoreCommand(args),
 }
 
 async function serve(): Promise<void> {
@@ -102,13 +102,17 @@ function handingBack(
 async function migrateOnly(): Promise<void> {
   const { openDatabase } = await import('./store/database.ts')
   const { migrate } = await import('./store/migrations/index.ts')
-  const database = openDatabase(loadConfig().databaseUrl)
-  try {
-    await migrate(database.db)
-    console.log('migrations are up to date')
-  } finally {
-    await database.close()
-  }
+  const { withSharedUse } = await import('./store/use-lock.ts')
+  const { databaseUrl } = loadConfig()
+  await withSharedUse(databaseUrl, async () => {
+    const database = openDatabase(databaseUrl)
+    try {
+      await migrate(database.db)
+      console.log('migrations are up to date')
+    } finally {
+      await database.close()
+    }
+  })
 }
 
 async function main(): Promise<void> {

@@ -1,10 +1,11 @@
-import { loadConfig } from '../config.ts'
+import { loadConfig, type Config } from '../config.ts'
 import { createAlerts } from '../core/alerts.ts'
 import { systemClock } from '../core/clock.ts'
 import { runMaintenance } from '../core/maintenance.ts'
 import { createLogger } from '../logger.ts'
 import { openDatabase } from '../store/database.ts'
 import { migrate } from '../store/migrations/index.ts'
+import { withSharedUse } from '../store/use-lock.ts'
 
 /**
  * `npm run maintenance`: one pass directly against DATABASE_URL, then a retry of queued operator
@@ -12,6 +13,10 @@ import { migrate } from '../store/migrations/index.ts'
  */
 export async function maintenanceCommand(): Promise<void> {
   const config = loadConfig()
+  await withSharedUse(config.databaseUrl, () => maintain(config))
+}
+
+async function maintain(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl)
   try {
     await migrate(database.db)
