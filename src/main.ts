@@ -39,7 +39,12 @@ async function serve(): Promise<void> {
   // It also reads much of the executable that serving never reads again (executable-pages.ts).
   handingBack(log, 'started', collect, releaseExecutable)?.()
   trim?.()
-  await server.listen()
+  // A port already taken (or any other failure to listen) ends the process with exit code 1: the
+  // database's connections, the timers and the database's use lock would otherwise keep it alive.
+  await server.listen().catch(async (err: unknown) => {
+    await server.close()
+    throw err
+  })
   const stopUpkeep = startMemoryUpkeep({
     trim,
     handBack: handingBack(log, 'quiet after work', collect, releaseExecutable),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
+import { createServer, type AddressInfo } from 'node:net'
 import { test } from 'node:test'
 import { QUIET_SECONDS } from '../../src/memory-upkeep.ts'
 import { freshDatabase } from '../support/database.ts'
@@ -110,4 +111,19 @@ test('invalid configuration stops the start with a one-line reason', async () =>
   const server = serve({ PORT: 'not-a-port' })
   await assert.rejects(server.listening, /PORT must be a whole number/)
   assert.equal(server.child.exitCode, 1)
+})
+
+test('a port already taken stops the start with exit code 1, on either database', { timeout: 60_000 }, async () => {
+  const database = await freshDatabase({ file: true })
+  const taken = createServer()
+  taken.listen(0, '127.0.0.1')
+  await once(taken, 'listening')
+  try {
+    const server = serve({ DATABASE_URL: database.url, PORT: String((taken.address() as AddressInfo).port) })
+    // A server that stays alive without listening never settles this: the test times out.
+    await assert.rejects(server.listening, /exited early with 1: .*EADDRINUSE/s)
+  } finally {
+    taken.close()
+    await database.drop()
+  }
 })
