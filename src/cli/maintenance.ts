@@ -5,6 +5,7 @@ import { runMaintenance } from '../core/maintenance.ts'
 import { createLogger } from '../logger.ts'
 import { openDatabase } from '../store/database.ts'
 import { migrate } from '../store/migrations/index.ts'
+import { reclaimErasedSpace } from '../store/retention.ts'
 import { withSharedUse } from '../store/use-lock.ts'
 
 /**
@@ -21,6 +22,7 @@ async function maintain(config: Config): Promise<void> {
   try {
     await migrate(database.db)
     const report = await database.transaction((tx) => runMaintenance(tx, systemClock.now()))
+    await reclaimErasedSpace(database.db)
     const logger = createLogger(config, process.stderr)
     const alertsSent = await createAlerts({ database, config, logger, clock: systemClock }).deliver()
     console.log(JSON.stringify({ ...report, alerts_sent: alertsSent }, null, 2))
