@@ -44,7 +44,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const logger = createLogger(config, options.logDestination)
   if (options.database) return serverOn(options.database, { config, options, logger, owned: undefined })
   prepareSqliteDirectory(config.databaseUrl)
-  const useLock = await holdSharedUse(config.databaseUrl)
+  const useLock = await holdSharedUse(config.databaseUrl, (err) =>
+    logger.error({ err }, 'the connection holding the database in use was lost: a restore would not see this server'),
+  )
   let database: Database | undefined
   try {
     database = openDatabase(config.databaseUrl)

@@ -25,9 +25,13 @@ const LOCK_CLASS = 0x436c72
 
 export const sqliteLockFile = (path: string) => `${path}-lock`
 
-/** Holds the database in shared use; undefined for an in-memory SQLite database, which nobody shares. */
-export async function holdSharedUse(url: string): Promise<UseLock | undefined> {
-  if (isPostgresUrl(url)) return postgresLock(url, 'shared')
+/**
+ * Holds the database in shared use; undefined for an in-memory SQLite database, which nobody shares.
+ * onLost hears of a PostgreSQL lock lost with its connection (a database restart): a restore would no
+ * longer see this holder.
+ */
+export async function holdSharedUse(url: string, onLost?: (err: Error) => void): Promise<UseLock | undefined> {
+  if (isPostgresUrl(url)) return postgresLock(url, 'shared', onLost)
   const path = sqlitePath(url)
   return path === ':memory:' ? undefined : sqliteLock(path, 'shared')
 }
@@ -71,10 +75,9 @@ function sqliteLock(path: string, mode: 'shared' | 'sole'): UseLock {
   }
 }
 
-async function postgresLock(url: string, mode: 'shared' | 'sole'): Promise<UseLock> {
+async function postgresLock(url: string, mode: 'shared' | 'sole', onLost?: (err: Error) => void): Promise<UseLock> {
   const client = new pg.Client({ connectionString: url })
-  // A connection lost later (a database restart) takes the lock with it; the holder cannot do more.
-  client.on('error', () => {})
+  client.on('error', (err) => onLost?.(err))
   await client.connect()
   try {
     const key = `${LOCK_CLASS}, hashtext(current_schema())`
