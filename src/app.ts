@@ -26,6 +26,7 @@ import { registerMcp } from './mcp/route.ts'
 import { registerWebRoutes } from './web/routes.ts'
 import { LIMITS } from './schemas/common.ts'
 import { createWalletServices } from './wallet/services.ts'
+import { reclaimErasedSpace } from './store/retention.ts'
 import { registerWalletPage } from './web/wallet/page.ts'
 
 export const registry = new Registry(ACTIONS)
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     alerts: createAlerts(deps),
     secrets: deps.secrets,
     wallet: createWalletServices(deps.config),
+    reclaimErasedSpace: () => reclaimErasedSpace(deps.database.db),
   }
   const readCache = new ReadCache()
   const knownAuthors = new KnownAuthors()

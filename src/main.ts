@@ -12,7 +12,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   operator: async (args) => (await import('./cli/operator.ts')).operatorCommand(args),
   maintenance: async () => (await import('./cli/maintenance.ts')).maintenanceCommand(),
   backup: async (args) => (await import('./cli/backup.ts')).backupCommand(args),
-  restore: async (args) => (await import('./cli/backup.ts')).restoreCommand(args),
+  restore: async (args) => (await import('./cli/restore.ts')).restoreCommand(args),
 }
 
 async function serve(): Promise<void> {
@@ -20,7 +20,12 @@ async function serve(): Promise<void> {
   // Between listening and the signal handlers below nothing may wait, or a SIGTERM in that gap would
   // kill the process instead of closing it.
   const server = await createServer(loadConfig())
-  await server.listen()
+  // A port already taken (or any other failure to listen) ends the process with exit code 1: the
+  // database's connections, the timers and the database's use lock would otherwise keep it alive.
+  await server.listen().catch(async (err: unknown) => {
+    await server.close()
+    throw err
+  })
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -37,13 +42,17 @@ async function serve(): Promise<void> {
 async function migrateOnly(): Promise<void> {
   const { openStore } = await import('./store/open.ts')
   const { migrate } = await import('./db/migrate.ts')
-  const database = openStore(loadConfig().databaseUrl)
-  try {
-    await migrate(database.db)
-    console.log('migrations are up to date')
-  } finally {
-    await database.close()
-  }
+  const { withSharedUse } = await import('./store/use-lock.ts')
+  const { databaseUrl } = loadConfig()
+  await withSharedUse(databaseUrl, async () => {
+    const database = openStore(databaseUrl)
+    try {
+      await migrate(database.db)
+      console.log('migrations are up to date')
+    } finally {
+      await database.close()
+    }
+  })
 }
 
 async function main(): Promise<void> {

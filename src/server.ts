@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { DestinationStream } from 'pino'
+import type { DestinationStream, Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { baseUrlOf, type Config } from './config.ts'
 import { systemClock, systemRandom, type Clock, type RandomSource } from './core/clock.ts'
@@ -14,6 +14,7 @@ import { createLogger } from './logger.ts'
 import { resolvePepper } from './pepper.ts'
 import { isPostgresUrl, sqlitePath, type Database } from './db/database.ts'
 import { openStore } from './store/open.ts'
+import { holdSharedUse, type UseLock } from './store/use-lock.ts'
 import { migrate } from './db/migrate.ts'
 import { upgradeLegacyDigests } from './store/secret-digests.ts'
 import { checkWalletAddresses } from './wallet/services.ts'
@@ -34,13 +35,40 @@ export interface Server {
   close(): Promise<void>
 }
 
-/** Opens the database, migrates it and builds the app. No signals, no process.exit: main.ts wires those. */
+/**
+ * Opens the database, migrates it and builds the app. No signals, no process.exit: main.ts wires those.
+ * A server that opens the database itself holds it in shared use for its life (store/use-lock.ts), so
+ * a restore refuses while it runs. A start that fails on the way closes what it opened.
+ */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   await checkWalletAddresses(config)
-  const secrets = pepperedSecrets(resolvePepper(config))
   const logger = createLogger(config, options.logDestination)
-  const ownsDatabase = options.database === undefined
-  const database = options.database ?? openConfiguredDatabase(config.databaseUrl)
+  if (options.database) return serverOn(options.database, { config, options, logger, owned: undefined })
+  prepareSqliteDirectory(config.databaseUrl)
+  const useLock = await holdSharedUse(config.databaseUrl, (err) =>
+    logger.error({ err }, 'the connection holding the database in use was lost: a restore would not see this server'),
+  )
+  let database: Database | undefined
+  try {
+    database = openStore(config.databaseUrl)
+    return await serverOn(database, { config, options, logger, owned: { useLock } })
+  } catch (err) {
+    await database?.close().catch(() => {})
+    await useLock?.release().catch(() => {})
+    throw err
+  }
+}
+
+interface Setting {
+  config: Config
+  options: ServerOptions
+  logger: Logger
+  /** Set when the server opened the database itself: it closes it, and lets go of its use, on close. */
+  owned: { useLock: UseLock | undefined } | undefined
+}
+
+async function serverOn(database: Database, { config, options, logger, owned }: Setting): Promise<Server> {
+  const secrets = pepperedSecrets(resolvePepper(config))
   database.reportError = (err) => logger.error({ err }, 'after-commit task failed')
   database.reportConnectionError = (err) => logger.warn({ err }, 'database connection error')
   await migrate(database.db)
@@ -78,16 +106,17 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await stopPilot()
       await app.close()
       await database.settled()
-      if (ownsDatabase) await database.close()
+      if (owned) {
+        await database.close()
+        await owned.useLock?.release()
+      }
       logger.flush()
     },
   }
 }
 
-function openConfiguredDatabase(url: string): Database {
-  if (!isPostgresUrl(url)) {
-    const path = sqlitePath(url)
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  }
-  return openStore(url)
+function prepareSqliteDirectory(url: string): void {
+  if (isPostgresUrl(url)) return
+  const path = sqlitePath(url)
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
 }

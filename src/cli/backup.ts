@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { ConfigError, loadConfig } from '../config.ts'
 import { isPostgresUrl, sqlitePath } from '../db/database.ts'
+import { withSharedUse } from '../store/use-lock.ts'
 
 /** 2026-11-21T10:00:00.000Z -> 20261121T100000Z: sortable, and safe in a file name. */
-const stamp = (now: Date) =>
+export const stamp = (now: Date) =>
   now
     .toISOString()
     .replace(/[-:]/g, '')
@@ -15,7 +16,7 @@ function sqliteFile(): string {
   const { databaseUrl } = loadConfig()
   if (isPostgresUrl(databaseUrl)) {
     throw new ConfigError(
-      'DATABASE_URL is PostgreSQL: back it up with pg_dump -Fc and restore with pg_restore (README, "Backups")',
+      'DATABASE_URL is PostgreSQL: back it up with pg_dump -Fc and restore that with npm run restore (README, "Backups")',
     )
   }
   const path = sqlitePath(databaseUrl)
@@ -24,7 +25,7 @@ function sqliteFile(): string {
 }
 
 /** PRAGMA integrity_check of a database file; throws unless SQLite answers ok. */
-function checkIntegrity(path: string): void {
+export function checkIntegrity(path: string): void {
   const db = new SQLite(path, { readonly: true, fileMustExist: true })
   try {
     const result = db.pragma('integrity_check', { simple: true })
@@ -39,7 +40,7 @@ function checkIntegrity(path: string): void {
  * The copy is one self-contained file (rollback journal, no -wal or -shm beside it); the server puts
  * its database back into WAL mode when it opens it.
  */
-async function onlineCopy(from: string, to: string): Promise<void> {
+export async function onlineCopy(from: string, to: string): Promise<void> {
   mkdirSync(dirname(to), { recursive: true })
   const source = new SQLite(from, { fileMustExist: true })
   try {
@@ -66,28 +67,8 @@ export async function backupCommand(argv: string[]): Promise<void> {
   const database = sqliteFile()
   const target = resolve(args[0] ?? join(dirname(database), 'backups', `clearing-${stamp(new Date())}.sqlite`))
   if (existsSync(target)) throw new ConfigError(`${target} exists already; name a new file`)
-  await onlineCopy(database, target)
+  // In shared use, like a server: a restore waits for the copy instead of replacing the file under it.
+  await withSharedUse(`sqlite:${database}`, () => onlineCopy(database, target))
   checkIntegrity(target)
   console.log(`backup written: ${target} (${statSync(target).size} bytes, integrity ok)`)
-}
-
-/**
- * `npm run restore -- <file>`: stop the server first. Checks the backup, keeps the current database
- * as <database>.before-restore-<UTC time>, then copies the backup in through SQLite (which takes
- * care of the write-ahead log). The next start migrates it if it is older than the code.
- */
-export async function restoreCommand(argv: string[]): Promise<void> {
-  const args = argv.filter((arg) => arg !== '--')
-  const [file] = args
-  if (!file) throw new ConfigError('name the backup to restore: npm run restore -- backups/clearing-....sqlite')
-  const database = sqliteFile()
-  checkIntegrity(resolve(file))
-  if (existsSync(database)) {
-    const kept = `${database}.before-restore-${stamp(new Date())}`
-    await onlineCopy(database, kept)
-    console.log(`current database kept as ${kept}`)
-  }
-  await onlineCopy(resolve(file), database)
-  checkIntegrity(database)
-  console.log(`restored ${resolve(file)} into ${database}; start the server with npm start`)
 }

@@ -1,10 +1,12 @@
-import { loadConfig } from '../config.ts'
+import { loadConfig, type Config } from '../config.ts'
 import { createAlerts } from '../core/alerts.ts'
 import { systemClock } from '../core/clock.ts'
 import { runMaintenance } from '../core/maintenance.ts'
 import { createLogger } from '../logger.ts'
 import { openStore } from '../store/open.ts'
 import { migrate } from '../db/migrate.ts'
+import { reclaimErasedSpace } from '../store/retention.ts'
+import { withSharedUse } from '../store/use-lock.ts'
 
 /**
  * `npm run maintenance`: one pass directly against DATABASE_URL, then a retry of queued operator
@@ -12,10 +14,15 @@ import { migrate } from '../db/migrate.ts'
  */
 export async function maintenanceCommand(): Promise<void> {
   const config = loadConfig()
+  await withSharedUse(config.databaseUrl, () => maintain(config))
+}
+
+async function maintain(config: Config): Promise<void> {
   const database = openStore(config.databaseUrl)
   try {
     await migrate(database.db)
     const report = await database.transaction((tx) => runMaintenance(tx, systemClock.now()))
+    await reclaimErasedSpace(database.db)
     const logger = createLogger(config, process.stderr)
     const alertsSent = await createAlerts({ database, config, logger, clock: systemClock }).deliver()
     console.log(JSON.stringify({ ...report, alerts_sent: alertsSent }, null, 2))

@@ -71,6 +71,8 @@ export interface Services {
   alerts: Alerts
   /** Digests of stored secrets and abuse buckets, keyed by the server pepper. */
   secrets: Secrets
+  /** Clears erased text out of the database's files (store/retention.ts); outside any transaction. */
+  reclaimErasedSpace: () => Promise<void>
   /** The JSON-RPC client of the chain and the x402 payment server, built from the config on first use. */
   wallet: WalletServices
 }

@@ -2,10 +2,14 @@ import type { Logger } from 'pino'
 import { runMaintenance } from './maintenance.ts'
 import type { Runtime } from './pipeline.ts'
 
-/** One maintenance pass in its own transaction, then a retry of any queued operator alerts. */
+/**
+ * One maintenance pass in its own transaction, a retry of any queued operator alerts, then erased text
+ * cleared out of the database's files (outside the transaction, as VACUUM must be).
+ */
 export async function maintainOnce(rt: Pick<Runtime, 'database' | 'clock' | 'services'>) {
   const report = await rt.database.transaction((tx) => runMaintenance(tx, rt.clock.now()))
   await rt.services.alerts.deliver()
+  await rt.services.reclaimErasedSpace()
   return report
 }
 

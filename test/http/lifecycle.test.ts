@@ -1,46 +1,9 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { createServer, type AddressInfo } from 'node:net'
 import { test } from 'node:test'
 import { freshDatabase } from '../support/database.ts'
-
-const ROOT = new URL('../../', import.meta.url)
-
-/** The real entry point, as `npm start` runs it (`node src/main.ts serve`), or `npm start` itself. */
-function serve(env: Record<string, string>, { npm = false } = {}) {
-  const [command, args] = npm ? ['npm', ['start']] : [process.execPath, ['src/main.ts', 'serve']]
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    // npm start in a process group of its own, so the test can end whatever it left running.
-    detached: npm,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'debug',
-      KEY_PEPPER: 'lifecycle-test-pepper-0123456789abcdef',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const listening = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-      if (match?.[1]) {
-        clearInterval(timer)
-        resolve(match[1])
-      }
-    }, 20)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`exited early with ${code}: ${output}`))
-    })
-  })
-  return { child, listening, output: () => output }
-}
+import { serve } from '../support/serve.ts'
 
 test('SIGTERM finishes in-flight requests, closes the database and exits 0', async () => {
   const database = await freshDatabase({ file: true })
@@ -114,4 +77,19 @@ test('invalid configuration stops the start with a one-line reason', async () =>
   const server = serve({ PORT: 'not-a-port' })
   await assert.rejects(server.listening, /PORT must be a whole number/)
   assert.equal(server.child.exitCode, 1)
+})
+
+test('a port already taken stops the start with exit code 1, on either database', { timeout: 60_000 }, async () => {
+  const database = await freshDatabase({ file: true })
+  const taken = createServer()
+  taken.listen(0, '127.0.0.1')
+  await once(taken, 'listening')
+  try {
+    const server = serve({ DATABASE_URL: database.url, PORT: String((taken.address() as AddressInfo).port) })
+    // A server that stays alive without listening never settles this: the test times out.
+    await assert.rejects(server.listening, /exited early with 1: .*EADDRINUSE/s)
+  } finally {
+    taken.close()
+    await database.drop()
+  }
 })

@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
+import { sql } from 'kysely'
 import { ManualClock } from '../../src/core/clock.ts'
+import { maintainOnce } from '../../src/core/maintenance-timer.ts'
 import { listAlerts } from '../../src/store/outbox.ts'
-import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
+import { post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { learn, record, saved } from '../support/learning.ts'
 import { findDraft, op, OPERATOR_KEY, postDraft, submit } from '../support/operator.ts'
 
 const DAY = 86_400
@@ -181,4 +187,82 @@ describe('maintenance timer and commands', () => {
       await t.close()
     }
   })
+})
+
+/**
+ * Erased text must leave the database's files, not only its answers. PostgreSQL keeps an updated row's
+ * old version in the table's pages until VACUUM; on a database of its own, since what VACUUM may remove
+ * depends on every transaction open in the database.
+ */
+describe('erased text after maintenance', () => {
+  let database: TestDatabase
+  let t: TestServer
+  before(async () => {
+    database = await freshDatabase({ file: true, own: true })
+    t = await startServer({ databaseUrl: database.url, config: { maintenanceIntervalSeconds: 0 } })
+  })
+  after(async () => {
+    await t.close()
+    await database.drop()
+  })
+
+  /** The database's files that hold the text: SQLite's file and its log, PostgreSQL's relations. */
+  const filesHolding = async (text: string): Promise<string[]> => {
+    if (dialect === 'sqlite') {
+      const path = database.url.slice('sqlite:'.length)
+      return [path, `${path}-wal`].filter((file) => existsSync(file) && readFileSync(file).includes(text))
+    }
+    const { db } = t.server.database
+    // Written out of shared buffers first, so the files hold what the pages do.
+    await sql`checkpoint`.execute(db)
+    const { rows } = await sql<{ relname: string }>`
+      select relname from pg_class
+      where relkind in ('r', 't', 'i', 'm') and not relisshared
+        and position(convert_to(${text}, 'UTF8') in pg_read_binary_file(pg_relation_filepath(oid), 0, pg_relation_size(oid), true)) > 0
+    `.execute(db)
+    return rows.map((row) => row.relname)
+  }
+
+  /** A rejected draft's text, an erased name and a withdrawn lesson, each holding the marker. */
+  const erase = async (marker: string) => {
+    const draft = postDraft({ content: `A draft that is turned down: ${marker}` })
+    await submit(t, draft)
+    const { draft_id } = await findDraft(t, String(draft.client_id))
+    assert.equal((await op(t, 'reject_draft', { draft_id, reason: 'off-topic' })).status, 200)
+    const me = await t.join(`Named ${marker}`, 'm')
+    const filed = await t.act<{ case_id: string }>('privacy_request', {
+      kind: 'deletion',
+      record_ref: `participant ${me.id}`,
+      contact: 'subject@example.org',
+      authority: true,
+    })
+    const decided = await op(t, 'decide_privacy_request', {
+      case_id: filed.body.case_id,
+      decision: 'granted',
+      erase: { participant_id: me.id, fields: ['name'] },
+    })
+    assert.equal(decided.status, 200)
+    const source = await post(t, me.key)
+    const { record_id } = await saved(t, record(me.key, [source.body.id], { lesson: `Learned: ${marker}` }))
+    assert.equal((await learn(t, 'withdraw_learning', { key: me.key, record_id })).status, 200)
+    assert.notDeepEqual(await filesHolding(marker), [], 'the files held the text before maintenance')
+  }
+
+  const passes: Array<[string, () => Promise<unknown>]> = [
+    ['run_maintenance', () => op(t, 'run_maintenance').then(() => t.server.database.settled())],
+    ["the in-server timer's pass", () => maintainOnce(t.server.runtime)],
+    [
+      'npm run maintenance',
+      () =>
+        run(process.execPath, ['src/main.ts', 'maintenance'], { env: { ...process.env, DATABASE_URL: database.url } }),
+    ],
+  ]
+  for (const [name, maintain] of passes) {
+    test(`a rejected draft's text, an erased name and a withdrawn lesson leave the files after ${name}`, async () => {
+      const marker = `Lingering${randomBytes(6).toString('hex')}`
+      await erase(marker)
+      await maintain()
+      assert.deepEqual(await filesHolding(marker), [])
+    })
+  }
 })

@@ -29,6 +29,8 @@ export const runMaintenanceAction = operatorAction({
   errors: [],
   handler: async (ctx) => {
     const report = await runMaintenance(ctx.db, ctx.now)
+    // Outside the action's transaction, as VACUUM must be; a failure is logged.
+    ctx.onCommit(() => ctx.services.reclaimErasedSpace())
     // Alerts a failed delivery left queued get another try.
     deliverAfterCommit(ctx)
     return report
