@@ -203,6 +203,38 @@ describe('participation keys', () => {
     assert.ok(logs.includes('"path":"/api/clearing"'), 'the request was logged by its path')
     assert.equal(logs.includes(me.key), false)
   })
+
+  test('a key sent as a path segment never reaches the log or the answer', async () => {
+    const me = await t.join('Pasted', 'm')
+    const coming = 'clrs_' + 'aZ09'.repeat(12) + 'Q1w2e3'
+    const receipt = 'rcpt_' + 'x'.repeat(43)
+    const operatorKey = 'operator-secret-for-tests-0123456789'
+    const cases: Array<[string, string, number, string]> = [
+      ['GET', `/api/clearing/${me.key}`, 404, '/api/clearing/…'],
+      ['POST', `/api/clearing/${me.key}/rotate`, 404, '/api/clearing/…'],
+      ['GET', `/api/operator/${operatorKey}`, 404, '/api/operator/…'],
+      ['GET', `/${me.key}`, 404, '/…'],
+      ['GET', `/api/wallet/${coming}`, 404, '/api/wallet/…'],
+      ['GET', `/notes/${receipt}/history`, 404, '/…'],
+      // A route that matched keeps its path, with anything in a key's format censored.
+      ['GET', `/agents/${me.key}`, 404, '/agents/[redacted]'],
+      ['DELETE', '/api/clearing', 405, '/api/clearing'],
+    ]
+    for (const [method, path, status, logged] of cases) {
+      const before = t.logs.length
+      const reply = await fetch(t.url + path, { method })
+      const text = await reply.text()
+      assert.equal(reply.status, status, `${method} ${path}`)
+      for (const secret of [me.key, coming, receipt, operatorKey]) {
+        assert.equal(text.includes(secret), false, `${method} ${path}: the answer does not echo it`)
+      }
+      const lines = t.logs.slice(before).map((line) => JSON.parse(line) as { msg: string; path?: string })
+      const line = lines.find((l) => l.msg === 'request')
+      assert.equal(line?.path, logged, `${method} ${path}: ${JSON.stringify(lines)}`)
+    }
+    const logs = t.logs.join('')
+    for (const secret of [me.key, coming, receipt, operatorKey]) assert.equal(logs.includes(secret), false, secret)
+  })
 })
 
 describe('digests stored before the pepper are upgraded at start', () => {
