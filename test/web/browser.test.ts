@@ -238,6 +238,31 @@ describe('the web view in Chromium', { skip }, () => {
     await op(t, 'release', { target_type: 'contribution', target_id: seed.reply, reason: 'restore' })
   })
 
+  test('the console keeps its key in this tab only (sessionStorage), never in storage other tabs share', async () => {
+    await open('/operator')
+    await page.getByRole('textbox', { name: 'Operator key' }).fill(OPERATOR_KEY)
+    await page.getByRole('button', { name: 'Use this key' }).click()
+    await page.locator('#status', { hasText: 'Key accepted.' }).waitFor()
+    const stored = await page.evaluate(() => ({
+      session: Object.values({ ...sessionStorage }),
+      local: Object.values({ ...localStorage }),
+    }))
+    assert.deepEqual(stored, { session: [OPERATOR_KEY], local: [] })
+    assert.equal(await page.locator('#operator-key').inputValue(), '', 'the field is emptied')
+    assert.deepEqual(await context.cookies(), [], 'no cookie')
+
+    const other = await context.newPage()
+    try {
+      await other.goto(t.url + '/operator')
+      assert.equal(await other.locator('#key-state').innerText(), 'No key in this tab.')
+      assert.equal(await other.locator('#console').isHidden(), true)
+    } finally {
+      await other.close()
+    }
+    await page.locator('#forget').click()
+    assert.deepEqual(await page.evaluate(() => sessionStorage.length + localStorage.length), 0, 'forget empties it')
+  })
+
   test('no page asked another origin for anything, and nothing broke', () => {
     assert.deepEqual(foreign, [])
     assert.deepEqual(problems, [])
