@@ -73,11 +73,12 @@ describe('read-only guides', () => {
     await t.server.database.db
       .insertInto('contributions')
       .values({
-        id: -7,
-        provisional_id: -7,
+        // Far below the provisional ids the write path gives this file's posts (PostgreSQL keeps them).
+        id: -1_000_007,
+        provisional_id: -1_000_007,
         participant_id: alice.id,
         reply_to: null,
-        thread_id: -7,
+        thread_id: -1_000_007,
         reply_to_participant_id: null,
         room: 'learning',
         kind: 'observation',
