@@ -127,7 +127,11 @@ describe('wallet sign-in (EIP-4361)', () => {
     const live = await signedChallenge(t, control)
     t.clock.advance(200)
     const accepted = await wallet(t, 'sign_in', await redated(control, live.message))
-    assert.equal(accepted.status, 200, `a re-dated message with a live nonce signs in: ${JSON.stringify(accepted.body)}`)
+    assert.equal(
+      accepted.status,
+      200,
+      `a re-dated message with a live nonce signs in: ${JSON.stringify(accepted.body)}`,
+    )
 
     const account = newAccount()
     const { message } = await signedChallenge(t, account)
