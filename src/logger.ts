@@ -54,6 +54,17 @@ export function pathOnly(url: string | undefined): string | undefined {
 }
 
 /**
+ * Every secret format the service issues: participant keys (`clr_`, and the coming `clrr_` receipt
+ * and `clrs_` session keys), receipt keys (`rcpt_`) and wallet sessions (`wss_`).
+ */
+const SECRET_TEXT = /(?:clr[rs]?|rcpt|wss)_[A-Za-z0-9_-]{16,}/g
+
+/** Text with anything in a secret's format censored: for paths and messages that echo what a client sent. */
+export function redactSecretText(text: string): string {
+  return text.replace(SECRET_TEXT, CENSOR)
+}
+
+/**
  * pino with secret redaction. Requests are logged by method, path and id only: no client address,
  * no headers, no body, no query string (the spec adds no IP logging; bodies and mistyped URLs can
  * carry keys). Without a destination it writes to stdout asynchronously, so logging never blocks a
@@ -67,7 +78,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       serializers: {
         req: (req: { method?: string; url?: string; id?: string }) => ({
           method: req.method,
-          path: pathOnly(req.url),
+          path: redactSecretText(pathOnly(req.url) ?? ''),
           id: req.id,
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, ServiceError } from '../core/errors.ts'
 import { pathOnly } from '../logger.ts'
+import { shownPath } from './request-log.ts'
 
 /** Maps everything thrown during a request to DESIGN.md's error body, once, for every route. */
 export function installErrorHandling(app: FastifyInstance): void {
@@ -17,7 +18,8 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.header('allow', allowed.join(', '))
       return sendError(reply, new ServiceError('method_not_allowed', `${path} answers ${allowed.join(', ')} only.`))
     }
-    return sendError(reply, new ServiceError('route_not_found', `No route ${request.method} ${path}.`))
+    // Named as the log names it: never a key typed into the path (proxies and clients log answers too).
+    return sendError(reply, new ServiceError('route_not_found', `No route ${request.method} ${shownPath(request)}.`))
   })
 }
 

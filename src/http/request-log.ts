@@ -1,5 +1,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
-import { pathOnly } from '../logger.ts'
+import { pathOnly, redactSecretText } from '../logger.ts'
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
 
 /**
  * One line per request at info, written when the response is sent: method, path without its query
@@ -8,13 +10,13 @@ import { pathOnly } from '../logger.ts'
  */
 export class RequestLog extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ method: request.method, path: pathOnly(request.url) }, 'incoming request')
+    request.log.debug({ method: request.method, path: shownPath(request) }, 'incoming request')
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      path: pathOnly(request.url),
+      path: shownPath(request),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     }
@@ -25,4 +27,25 @@ export class RequestLog extends LogController {
   override routeNotFound(): void {
     // The 404 is answered and logged once, by requestCompleted.
   }
+}
+
+/**
+ * The path as the log and a 404 answer show it. A path no route matched is cut after its longest prefix that is a
+ * route (`GET /api/clearing/<key>` logs `/api/clearing/…`): its other segments are whatever the
+ * client typed, a pasted key or operator key included. Anything left in a key's format is censored.
+ */
+export function shownPath(request: FastifyRequest): string {
+  const path = pathOnly(request.url) ?? '/'
+  return redactSecretText(request.is404 ? knownPrefix(request, path) : path)
+}
+
+function knownPrefix(request: FastifyRequest, path: string): string {
+  const known = (url: string) => METHODS.some((method) => request.server.hasRoute({ method, url }))
+  if (known(path)) return path // a route that answers other methods (405)
+  const segments = path.split('/')
+  for (let end = segments.length - 1; end > 1; end--) {
+    const prefix = segments.slice(0, end).join('/')
+    if (known(prefix)) return `${prefix}/…`
+  }
+  return '/…'
 }

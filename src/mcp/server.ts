@@ -46,14 +46,42 @@ export function createMcpServer(runtime: Runtime, tools: Map<string, McpTool>, c
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   )
   const listing = [...tools.values()].map((tool) => tool.definition)
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(methodOnly(ListToolsRequestSchema), (request) => {
+    checkParams(ListToolsRequestSchema, request)
+    return { tools: listing }
+  })
+  // The SDK's own tools/call wrapper checks the params against CallToolRequestSchema (-32602) before this runs.
+  server.setRequestHandler(methodOnly(CallToolRequestSchema), async (raw) => {
+    const request = checkParams(CallToolRequestSchema, raw)
     const tool = tools.get(request.params.name)
     // An unknown tool is a protocol error (spec example), unlike bad arguments to a known one.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 128)}`)
     return callTool(runtime, tool, request.params.arguments, call)
   })
   return server
+}
+
+/**
+ * A request schema that checks the method only. The SDK parses a request with its handler's schema
+ * outside the handler and answers a failure (`arguments` null, an array, a string) as -32603
+ * Internal error; malformed params are the caller's mistake, so the params are checked in the
+ * handler instead (checkParams), where a failure is -32602 Invalid params.
+ */
+function methodOnly<S extends typeof CallToolRequestSchema | typeof ListToolsRequestSchema>(schema: S) {
+  return schema.pick({ method: true }).loose()
+}
+
+interface RequestSchema<T> {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }
+}
+
+function checkParams<T>(schema: RequestSchema<T>, request: unknown): T {
+  const parsed = schema.safeParse(request)
+  if (parsed.success) return parsed.data
+  const problems = parsed.error.issues.map((issue) => `${['', ...issue.path.map(String)].join('/')}: ${issue.message}`)
+  throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${problems.join('; ')}`)
 }
 
 /** Runs the action through the same pipeline as REST; every failure becomes a tool error. */

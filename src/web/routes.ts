@@ -12,6 +12,7 @@ import type { UsageResult } from '../schemas/usage.ts'
 import type { ThreadResult, TimelineResult } from '../schemas/views.ts'
 import { registerAssets } from './assets.ts'
 import type { Html } from './html.ts'
+import { refuseKeyFormPosts } from './key-forms.ts'
 import { agentPage } from './pages/agent.ts'
 import { docsPage } from './pages/docs.ts'
 import { errorPage } from './pages/error.ts'
@@ -118,6 +119,7 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
 
   page('/docs', DOCS_CSP, async () => ({ page: docsPage(registry) }))
   page('/operator', CONSOLE_CSP, async () => ({ page: operatorPage() }))
+  refuseKeyFormPosts(app, '/operator', PAGE_CSP, 'npm run operator or POST /api/operator')
 }
 
 function send(reply: FastifyReply, status: number, csp: string, page: Html): FastifyReply {

@@ -1,7 +1,7 @@
 /**
  * Hostile input against every registry action, generated from each action's own input schema
  * (mostly valid, with wrong types, missing and unknown fields, boundary numbers and hostile unicode
- * mixed in), plus malformed JSON on every POST path. Nothing may answer 5xx, every refusal must be a
+ * mixed in), plus malformed JSON on every POST path and malformed tools/call params on every MCP tool. Nothing may answer 5xx, every refusal must be a
  * code the action publishes (the server checks contracts), and the canary records of a participant
  * the fuzz never names stay exactly as they were. Runs on both dialects like every suite.
  */
@@ -11,9 +11,11 @@ import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { KEY_FAILURE_WINDOW_SECONDS } from '../../src/core/key-guard.ts'
 import type { RegisteredAction } from '../../src/core/registry.ts'
-import { hostileString, inputFor } from '../support/arbitrary.ts'
+import { buildTools } from '../../src/mcp/tools.ts'
+import { anyJson, hostileString, inputFor } from '../support/arbitrary.ts'
 import { call, makeFixture, registry, type Fixture } from '../support/examples.ts'
 import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
+import { rawRpc } from '../support/mcp.ts'
 import { OPERATOR_KEY } from '../support/operator.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
@@ -134,6 +136,46 @@ describe('fuzzing every action from its own schema', () => {
           assert.equal(typeof parsed.error?.code, 'string')
         }),
         { numRuns: RUNS * 2, seed: SEED },
+      )
+    }
+  })
+
+  test('malformed tools/call params on every MCP tool answer -32602 or a tool error, never -32603', async () => {
+    const tools = [...buildTools(registry).values()]
+    assert.ok(tools.length > 40, 'the tools come from the registry')
+    for (const tool of tools) {
+      const wellFormed = inputFor(tool.definition.inputSchema, knownValues(f, false))
+      const args = fc.oneof(
+        fc.constantFrom(null, [], '', 'x', 0, true),
+        fc.array(anyJson, { maxLength: 4 }),
+        anyJson,
+        wellFormed,
+        wellFormed.map((input) => JSON.stringify(input)),
+      )
+      const params = fc.record(
+        { name: fc.oneof({ weight: 6, arbitrary: fc.constant(tool.name) }, hostileString, anyJson), arguments: args },
+        { requiredKeys: [] },
+      )
+      const version = fc.constantFrom(undefined, '2025-06-18', '2025-11-25')
+      await fc.assert(
+        fc.asyncProperty(params, version, async (p, v) => {
+          t.clock.advance(61)
+          const reply = await rawRpc(t.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: p }, v)
+          const what = `${tool.name} ${JSON.stringify(p).slice(0, 300)} (${String(v)}) -> ${JSON.stringify(reply.body)}`
+          assert.equal(reply.status, 200, what)
+          if (reply.body.error) {
+            assert.equal(reply.body.error.code, -32602, what)
+            return
+          }
+          const result = reply.body.result
+          assert.ok(result, what)
+          if (result.isError) {
+            const text = result.content.at(-1)
+            const body = JSON.parse(text?.type === 'text' ? text.text : 'null') as { error?: { code?: string } }
+            assert.equal(typeof body.error?.code, 'string', what)
+          }
+        }),
+        { numRuns: Math.max(4, Math.ceil(RUNS / 5)), seed: SEED, endOnFailure: true },
       )
     }
   })

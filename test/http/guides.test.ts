@@ -46,6 +46,13 @@ describe('read-only guides', () => {
     await posted('reply1', bob.key, { room: 'invention', content: 'Agreed.', reply_to: ids.proposal })
     t.clock.set('2026-03-04T10:00:00Z')
     await posted('reply2', bob.key, { room: 'invention', content: 'Ran it.', reply_to: ids.proposal })
+    // A reply may carry the kind proposal too: it is still a reply in the proposal's conversation.
+    await posted('counter', bob.key, {
+      kind: 'proposal',
+      room: 'invention',
+      content: 'Or try late replies.',
+      reply_to: ids.proposal,
+    })
     await posted('elsewhere', bob.key, { kind: 'proposal', room: 'connection', content: 'Not research.' })
     const note = (fields: Json) =>
       t.act<{ memory_id: string; id: number }>('save_shared_memory', {
@@ -66,11 +73,12 @@ describe('read-only guides', () => {
     await t.server.database.db
       .insertInto('contributions')
       .values({
-        id: -7,
-        provisional_id: -7,
+        // Far below the provisional ids the write path gives this file's posts (PostgreSQL keeps them).
+        id: -1_000_007,
+        provisional_id: -1_000_007,
         participant_id: alice.id,
         reply_to: null,
-        thread_id: -7,
+        thread_id: -1_000_007,
         reply_to_participant_id: null,
         room: 'learning',
         kind: 'observation',
@@ -117,7 +125,8 @@ describe('read-only guides', () => {
     )
     assert.deepEqual(
       p.experiments.map((e) => [e.record.id, e.replies, e.last_activity_at.slice(0, 10)]),
-      [[ids.proposal, 2, '2026-03-04']],
+      [[ids.proposal, 3, '2026-03-04']],
+      'only proposals that open a conversation; a reply of kind proposal counts as a reply',
     )
     assert.ok(!JSON.stringify(p).includes('provisional'), 'provisional rows never appear')
   })
@@ -155,7 +164,7 @@ describe('read-only guides', () => {
         participants: 2,
         first_registered_at: '2026-03-03T09:00:00.000Z',
         last_registered_at: '2026-03-03T09:00:00.000Z',
-        contributions: 4,
+        contributions: 5,
         last_post_date: '2026-03-04',
       },
     ])

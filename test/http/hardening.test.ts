@@ -194,6 +194,32 @@ describe('participation keys', () => {
     assert.equal((await t.act('visit', { key: me.key })).status, 200, 'the window passes')
   })
 
+  test('a wrong-key block answers Retry-After of at least 60 seconds to its last second', async () => {
+    t.clock.advance(601)
+    for (let i = 0; i < KEY_FAILURE_LIMIT; i++) await t.act('visit', { key: freshKey() })
+    const first = await t.act<ErrorReply & { retry_after_seconds: number }>('visit', { key: freshKey() })
+    assert.equal(first.status, 429)
+    const start = t.clock.now().getTime()
+    const remaining = Number(first.headers.get('retry-after'))
+    assert.ok(remaining > 60, `the block starts with its whole window: ${remaining}`)
+    // Late in the block fewer than 60 seconds remain; the answer still asks for at least 60 (DESIGN: 429 >= 60).
+    // Retry-After is rounded up, so the block may end up to a second early: the last probe leaves 2.
+    for (const left of [59, 30, 2]) {
+      t.clock.set(new Date(start + (remaining - left) * 1000))
+      const late = await t.act<ErrorReply & { retry_after_seconds: number }>('visit', { key: freshKey() })
+      assert.equal(late.status, 429, `${left} s before the block ends`)
+      assert.ok(
+        Number(late.headers.get('retry-after')) >= 60,
+        `${left} s left: Retry-After ${late.headers.get('retry-after')}`,
+      )
+      assert.ok(
+        late.body.retry_after_seconds >= 60,
+        `${left} s left: retry_after_seconds ${late.body.retry_after_seconds}`,
+      )
+    }
+    t.clock.advance(61)
+  })
+
   test('a key placed in a URL query string never reaches the log', async () => {
     const me = await t.join('Careless', 'm')
     await t.get(`/api/clearing?view=history&key=${me.key}`)
@@ -202,6 +228,38 @@ describe('participation keys', () => {
     const logs = t.logs.join('')
     assert.ok(logs.includes('"path":"/api/clearing"'), 'the request was logged by its path')
     assert.equal(logs.includes(me.key), false)
+  })
+
+  test('a key sent as a path segment never reaches the log or the answer', async () => {
+    const me = await t.join('Pasted', 'm')
+    const coming = 'clrs_' + 'aZ09'.repeat(12) + 'Q1w2e3'
+    const receipt = 'rcpt_' + 'x'.repeat(43)
+    const operatorKey = 'operator-secret-for-tests-0123456789'
+    const cases: Array<[string, string, number, string]> = [
+      ['GET', `/api/clearing/${me.key}`, 404, '/api/clearing/…'],
+      ['POST', `/api/clearing/${me.key}/rotate`, 404, '/api/clearing/…'],
+      ['GET', `/api/operator/${operatorKey}`, 404, '/api/operator/…'],
+      ['GET', `/${me.key}`, 404, '/…'],
+      ['GET', `/api/wallet/${coming}`, 404, '/api/wallet/…'],
+      ['GET', `/notes/${receipt}/history`, 404, '/…'],
+      // A route that matched keeps its path, with anything in a key's format censored.
+      ['GET', `/agents/${me.key}`, 404, '/agents/[redacted]'],
+      ['DELETE', '/api/clearing', 405, '/api/clearing'],
+    ]
+    for (const [method, path, status, logged] of cases) {
+      const before = t.logs.length
+      const reply = await fetch(t.url + path, { method })
+      const text = await reply.text()
+      assert.equal(reply.status, status, `${method} ${path}`)
+      for (const secret of [me.key, coming, receipt, operatorKey]) {
+        assert.equal(text.includes(secret), false, `${method} ${path}: the answer does not echo it`)
+      }
+      const lines = t.logs.slice(before).map((line) => JSON.parse(line) as { msg: string; path?: string })
+      const line = lines.find((l) => l.msg === 'request')
+      assert.equal(line?.path, logged, `${method} ${path}: ${JSON.stringify(lines)}`)
+    }
+    const logs = t.logs.join('')
+    for (const secret of [me.key, coming, receipt, operatorKey]) assert.equal(logs.includes(secret), false, secret)
   })
 })
 

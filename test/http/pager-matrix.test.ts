@@ -2,7 +2,7 @@
  * The pager rule on every paged read of the registry (from each action's `paging` declaration): the
  * default page is 50, `limit` is honoured, has_more tells whether rows remain, the next cursor is the
  * last id returned (or the given cursor on an empty page, never 0), and walking with it sees every
- * row exactly once in ascending order.
+ * row exactly once in ascending order (search: in rank order, its cursor a position).
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
@@ -12,9 +12,13 @@ import { LIMITS } from '../../src/schemas/common.ts'
 import { call, example, makeFixture, registry, type Fixture } from '../support/examples.ts'
 import { startServer, type TestServer } from '../support/harness.ts'
 import { op, postDraft, submit } from '../support/operator.ts'
+import { record } from '../support/learning.ts'
+import { TIP_ADDRESS } from '../support/wallet.ts'
 import { fieldNames } from '../support/variants.ts'
 
 const SEEDED = 110
+/** Rows seeded for the reads the main seed does not feed: more than a default page, two pages of 40. */
+const EXTRA = 60
 const BEYOND = 2 ** 53 - 2
 
 type Item = Record<string, unknown>
@@ -44,19 +48,32 @@ function idOf(item: Item): number | undefined {
   return undefined
 }
 
-/** Actions whose rows the seed below creates (more than two default pages of each). */
-const SEEDS_ROWS = new Set([
-  'check_returns',
-  'read_returns',
-  'read_history',
-  'read_feed',
-  'read_feedback',
-  'read_drafts',
-  'list_drafts',
-  'list_reports',
-  'list_privacy_requests',
-  'list_audit_log',
-])
+/** Rows the seeds below create for each paged read, for every cursor it declares: more than a default page. */
+const SEEDED_ROWS: Record<string, number> = {
+  check_returns: SEEDED,
+  read_returns: SEEDED,
+  read_history: SEEDED,
+  read_feed: SEEDED,
+  read_feedback: SEEDED,
+  read_drafts: SEEDED,
+  list_drafts: SEEDED,
+  list_reports: SEEDED,
+  list_privacy_requests: SEEDED,
+  list_audit_log: SEEDED,
+  read_agent: EXTRA,
+  search: EXTRA,
+  list_memories: EXTRA,
+  read_lessons: EXTRA,
+  read_learning: EXTRA,
+  my_learning: EXTRA,
+  list_learning: EXTRA,
+  export_research: EXTRA,
+  my_wallet: EXTRA,
+  my_commerce: EXTRA,
+  list_orders: EXTRA,
+}
+/** Reads whose pages follow rank, not id: their cursor is a position, so ids need not rise. */
+const RANKED = new Set(['search'])
 
 const paged = registry.all.filter((e) => e.def.paging)
 
@@ -67,6 +84,14 @@ describe('every paged read declares its paging', () => {
       .map((e) => e.def.name)
     assert.deepEqual(undeclared, [])
   })
+
+  test('the seed gives every paged read more than a default page', () => {
+    assert.deepEqual(
+      paged.map((e) => e.def.name).filter((name) => !(name in SEEDED_ROWS)),
+      [],
+    )
+    for (const rows of Object.values(SEEDED_ROWS)) assert.ok(rows > LIMITS.page_default)
+  })
 })
 
 describe('the pager rule on every paged read', () => {
@@ -76,6 +101,7 @@ describe('the pager rule on every paged read', () => {
     t = await startServer()
     f = await makeFixture(t)
     await seed(t, f)
+    await seedTheOtherReads(t, f)
   })
   after(() => t.close())
 
@@ -87,7 +113,9 @@ describe('the pager rule on every paged read', () => {
         const base: Record<string, unknown> = { ...example(entry.def.name, f) }
         for (const other of entry.def.paging ?? []) base[other.cursor] = BEYOND
         base[decl.cursor] = cursor
-        if (limit !== undefined) base.limit = limit
+        // An example may carry its own limit (search's does): the default page is read without one.
+        if (limit === undefined) delete base.limit
+        else base.limit = limit
         return base
       }
       const read = async (cursor: number, limit?: number) => {
@@ -109,18 +137,23 @@ describe('the pager rule on every paged read', () => {
         }
       })
 
-      if (!SEEDS_ROWS.has(entry.def.name)) continue
+      const rows = SEEDED_ROWS[entry.def.name] ?? 0
+      const ranked = RANKED.has(entry.def.name)
 
       test(`${label}: the default page holds ${LIMITS.page_default}; limit is honoured; next is the last id`, async () => {
         const first = await read(0)
         assert.equal(first.items.length, LIMITS.page_default)
         assert.equal(first.hasMore, true)
-        const ids = first.items.map(idOf).filter((id): id is number => id !== undefined)
-        // Pages hold the rows after the cursor in id order; the feed shows a page newest first.
-        if (ids.length) assert.equal(first.next, Math.max(...ids), 'the last id of the page')
         const small = await read(0, 7)
         assert.equal(small.items.length, 7)
         assert.equal(small.hasMore, true)
+        if (ranked) {
+          assert.deepEqual(small.items, first.items.slice(0, 7), 'a smaller page is the start of the default one')
+          return
+        }
+        const ids = first.items.map(idOf).filter((id): id is number => id !== undefined)
+        // Pages hold the rows after the cursor in id order; the feed shows a page newest first.
+        if (ids.length) assert.equal(first.next, Math.max(...ids), 'the last id of the page')
         const smallIds = small.items.map(idOf).filter((id): id is number => id !== undefined)
         assert.deepEqual(
           smallIds.sort((a, b) => a - b),
@@ -134,14 +167,16 @@ describe('the pager rule on every paged read', () => {
         for (let pages = 0; ; pages++) {
           assert.ok(pages < 50, 'the walk ends')
           const page = await read(cursor, 40)
-          for (const id of page.items.map(idOf))
-            if (id !== undefined) assert.ok(id > cursor, 'only rows after the cursor')
+          if (!ranked) {
+            for (const id of page.items.map(idOf))
+              if (id !== undefined) assert.ok(id > cursor, 'only rows after the cursor')
+            if (page.items.length) assert.ok(page.next > cursor, 'the cursor moves forward')
+          }
           seen.push(...page.items)
-          if (page.items.length) assert.ok(page.next > cursor, 'the cursor moves forward')
           cursor = page.next
           if (!page.hasMore) break
         }
-        assert.ok(seen.length >= SEEDED, `${seen.length} rows seen`)
+        assert.ok(seen.length >= rows, `${seen.length} rows seen`)
         const keys = seen.map((item) => JSON.stringify(idOf(item) ?? item))
         assert.equal(new Set(keys).size, keys.length, 'no row twice')
         const end = await read(cursor)
@@ -200,5 +235,87 @@ async function seed(t: TestServer, f: Fixture): Promise<void> {
     ]
     for (const reply of replies) assert.equal(reply.status, 200, JSON.stringify(reply.body))
     version++
+  }
+}
+
+/**
+ * EXTRA rows for the other paged reads: roots by `other` (its agent page, and search hits for the
+ * example's "root matrices"), notes, the caller's learning records (half approved as public lessons,
+ * all exportable) and consent decisions, tip receipts (sent from the fixture's wallet) and orders of
+ * its session.
+ */
+async function seedTheOtherReads(t: TestServer, f: Fixture): Promise<void> {
+  const ok = (reply: { status: number; body: unknown }, what: string) =>
+    assert.equal(reply.status < 300 || reply.status === 402, true, `${what}: ${JSON.stringify(reply.body)}`)
+  const consent = (contributionId: number, purpose: string) =>
+    t.post('/api/learning', {
+      action: 'learning_consent',
+      key: f.caller.key,
+      contribution_id: contributionId,
+      purpose,
+      granted: true,
+      authorized_rightsholder: true,
+      terms_version: '2026-11-22',
+    })
+  // Every record below draws on the caller's fixture root: consented, they are public and exportable.
+  for (const purpose of ['memory', 'research_training']) ok(await consent(f.callerContributionId, purpose), purpose)
+  for (let i = 0; i < EXTRA; i++) {
+    // Past the 30-second rule for both posters; the whole seed stays within the wallet session's hour.
+    t.clock.advance(31)
+    ok(
+      await t.act('contribute', {
+        key: f.other.key,
+        room: 'connection',
+        kind: 'conversation',
+        content: `another root of the matrices ${i}`,
+        client_id: randomUUID(),
+      }),
+      'contribute',
+    )
+    ok(
+      await t.act('save_shared_memory', {
+        key: f.other.key,
+        expected_version: 0,
+        title: `Note ${i}`,
+        kind: 'story',
+        content: `note ${i}`,
+        source_ids: [f.contributionId],
+        reason: 'paging',
+        client_id: randomUUID(),
+      }),
+      'save_shared_memory',
+    )
+    // The caller's roots, each with a memory consent (one decision row per contribution and purpose).
+    const own = await t.act<{ id: number }>('contribute', {
+      key: f.caller.key,
+      room: 'connection',
+      kind: 'conversation',
+      content: `a root by the caller ${i}`,
+      client_id: randomUUID(),
+    })
+    ok(own, 'contribute')
+    ok(await consent(own.body.id, 'memory'), 'learning_consent')
+    for (const approve of [true, false]) {
+      const saved = await t.post<{ record_id: string }>('/api/learning', {
+        action: 'save_learning',
+        ...record(f.caller.key, [f.callerContributionId]),
+      })
+      ok(saved, 'save_learning')
+      if (approve) {
+        ok(await op(t, 'approve_learning', { record_id: saved.body.record_id, version: 1 }), 'approve_learning')
+      }
+    }
+    ok(
+      await t.post('/api/wallet', {
+        action: 'verify_tip',
+        tx_hash: f.wallet.chain.addTx({ to: TIP_ADDRESS, from: f.wallet.address as `0x${string}` }),
+        session_token: f.wallet.session,
+      }),
+      'verify_tip',
+    )
+    ok(
+      await t.post('/api/services', { action: 'order', session_token: f.wallet.session, service_id: 'review' }),
+      'order',
+    )
   }
 }

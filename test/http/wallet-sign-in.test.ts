@@ -113,6 +113,32 @@ describe('wallet sign-in (EIP-4361)', () => {
     await refused(signed, 403, 'wallet_message_expired')
   })
 
+  test('a nonce whose stored expiry has passed is refused, even in a message the wallet dated afresh', async () => {
+    const redated = async (account: ReturnType<typeof newAccount>, message: string) => {
+      const now = t.clock.now()
+      const fresh = createSiweMessage({
+        ...parseSiweMessage(message),
+        issuedAt: now,
+        expirationTime: new Date(now.getTime() + 300_000),
+      } as Parameters<typeof createSiweMessage>[0])
+      return { message: fresh, signature: await account.signMessage({ message: fresh }) }
+    }
+    const control = newAccount()
+    const live = await signedChallenge(t, control)
+    t.clock.advance(200)
+    const accepted = await wallet(t, 'sign_in', await redated(control, live.message))
+    assert.equal(
+      accepted.status,
+      200,
+      `a re-dated message with a live nonce signs in: ${JSON.stringify(accepted.body)}`,
+    )
+
+    const account = newAccount()
+    const { message } = await signedChallenge(t, account)
+    t.clock.advance(301)
+    await refused(await redated(account, message), 403, 'wallet_message_expired')
+  })
+
   /** A message with our nonce (from a real challenge) but fields changed, signed by the account. */
   async function altered(change: (fields: ReturnType<typeof parseSiweMessage>) => Record<string, unknown>) {
     const account = newAccount()

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
-import { op } from '../support/operator.ts'
+import { OPERATOR_KEY, op } from '../support/operator.ts'
 
 const EVIL = '<script>alert("x")</script>&<b onmouseover=1>'
 const ESCAPED = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&lt;b onmouseover=1&gt;'
@@ -109,6 +109,47 @@ describe('web pages', () => {
     const bad = await page(t, '/search?q=a*')
     assert.equal(bad.status, 400)
     assert.match(bad.text, /role="alert"/)
+  })
+
+  test('every form that carries a key is a POST form to a page that refuses it unread', async () => {
+    const forms: string[] = []
+    for (const path of [...PAGES(), '/wallet']) {
+      const res = await page(t, path)
+      for (const form of res.text.match(/<form[^>]*>[\s\S]*?<\/form>/g) ?? []) {
+        if (!/type="password"|name="(key|operator_key|session_token)"/.test(form)) continue
+        const open = /<form[^>]*>/.exec(form)?.[0] ?? ''
+        assert.match(open, /method="post"/, `${path}: ${open}`)
+        const action = /action="([^"]+)"/.exec(open)?.[1]
+        assert.equal(action, path.split('?')[0], `${path}: posts to its own page`)
+        forms.push(action ?? '')
+      }
+    }
+    assert.deepEqual(forms.sort(), ['/operator', '/wallet'], 'the operator console and the wallet page')
+
+    const me = await t.join('Form', 'm')
+    const posts: Array<[string, string]> = [
+      ['/operator', new URLSearchParams({ operator_key: OPERATOR_KEY, action: 'pause_writes' }).toString()],
+      ['/wallet', new URLSearchParams({ key: me.key, action: 'unlink_wallet' }).toString()],
+    ]
+    for (const [path, body] of posts) {
+      const before = t.logs.length
+      const res = await fetch(t.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      })
+      const text = await res.text()
+      assert.equal(res.status, 400, path)
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/)
+      assert.match(text, /This form needs JavaScript/)
+      assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/)
+      const logged = t.logs.slice(before).join('')
+      for (const secret of [OPERATOR_KEY, me.key]) {
+        assert.equal(text.includes(secret), false, `${path}: the answer does not echo the key`)
+        assert.equal(logged.includes(secret), false, `${path}: the key is not logged`)
+      }
+    }
+    assert.equal((await post(t, me.key)).status, 200, 'the posted operator key paused nothing')
   })
 
   test('assets come from this server with a strong ETag and revalidate', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { post, startServer, type TestServer } from '../support/harness.ts'
-import { callTool, connectMcp, type McpSession } from '../support/mcp.ts'
+import { callTool, connectMcp, rawRpc, type McpSession } from '../support/mcp.ts'
 import { op } from '../support/operator.ts'
 
 type ErrorBody = { error: { code: string; message: string; details?: unknown[] }; retry_after_seconds?: number }
@@ -61,6 +61,33 @@ describe('MCP tool errors and masking', () => {
       assert.equal(body.error?.code, -32602, String(version))
       assert.equal(body.error?.data?.error.code, 'invalid_request')
     }
+  })
+
+  test('malformed tools/call and tools/list params are -32602 Invalid params in every version, never -32603', async () => {
+    const before = await count()
+    const malformed: Array<[string, unknown]> = [
+      ['arguments null', { name: 'contribute', arguments: null }],
+      ['arguments an array', { name: 'contribute', arguments: [me.key, 'hello'] }],
+      ['arguments a string', { name: 'contribute', arguments: JSON.stringify({ ...contribution, key: me.key }) }],
+      ['arguments a number', { name: 'read_arrival', arguments: 7 }],
+      ['name missing', { arguments: {} }],
+      ['name a number', { name: 5, arguments: {} }],
+      ['params missing', undefined],
+    ]
+    for (const version of [undefined, '2025-06-18', '2025-11-25']) {
+      for (const [label, params] of malformed) {
+        const reply = await rawRpc(t.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params }, version)
+        const what = `${label} (${String(version)}): ${JSON.stringify(reply.body)}`
+        assert.equal(reply.status, 200, what)
+        assert.equal(reply.body.id, 9, what)
+        assert.equal(reply.body.error?.code, ErrorCode.InvalidParams, what)
+        assert.ok(!reply.body.error?.message.includes(me.key), 'the key is not echoed')
+      }
+      const list = await rawRpc(t.url, { jsonrpc: '2.0', id: 10, method: 'tools/list', params: { cursor: 5 } }, version)
+      assert.equal(list.body.error?.code, ErrorCode.InvalidParams, JSON.stringify(list.body))
+      assert.match(list.body.error?.message ?? '', /\/params\/cursor/)
+    }
+    assert.equal(await count(), before)
   })
 
   test('input validation failures are tool errors (2025-11-25), matching REST', async () => {

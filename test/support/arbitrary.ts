@@ -33,7 +33,7 @@ export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, -1, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e300, 0.5, -0),
 )
 
-const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
   hostileNumber,
   fc.boolean(),

@@ -43,3 +43,22 @@ export async function callTool<T = Record<string, unknown>>(
   const body = (isError ? JSON.parse(texts.at(-1) ?? 'null') : result.structuredContent) as T
   return { result, isError, body, text: texts.join('\n') }
 }
+
+export interface RpcReply {
+  status: number
+  body: { id?: unknown; result?: CallToolResult; error?: { code: number; message: string; data?: unknown } }
+}
+
+/** One raw JSON-RPC request to /api/mcp, for messages a well-behaved SDK client would never send. */
+export async function rawRpc(baseUrl: string, message: unknown, protocolVersion?: string): Promise<RpcReply> {
+  const reply = await fetch(new URL('/api/mcp', baseUrl), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(protocolVersion ? { 'mcp-protocol-version': protocolVersion } : {}),
+    },
+    body: JSON.stringify(message),
+  })
+  return { status: reply.status, body: (await reply.json()) as RpcReply['body'] }
+}

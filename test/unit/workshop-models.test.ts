@@ -39,6 +39,21 @@ describe('hidden_world', () => {
     assert.match(r.reading, /change_proposed/)
   })
 
+  test('readings are floor(12 * hours): part of a reading is no reading, whether the part is small or large', () => {
+    // 1.3 hours are 15.6 readings and 1.2 hours 14.4: rounding would give 16, a ceiling 15.
+    for (const [hours, readings] of [
+      [1.3, 15],
+      [1.2, 14],
+    ] as const) {
+      const r = hiddenWorld({ power: 2, hours, resolution: 0.000001 })
+      assert.equal(r.readings, readings, `${hours} hours`)
+      close(r.expected_z, 0.2 * Math.sqrt(readings))
+      close(r.smallest_detectable_effect, 2.801585 / Math.sqrt(readings))
+      assert.equal(r.series.at(-1)?.hour, hours)
+      assert.equal(r.series.at(-1)?.readings, readings)
+    }
+  })
+
   test('resolution adds rounding error: sd = sqrt(1 + r^2 / 12)', () => {
     const r = hiddenWorld({ power: 2, hours: 12, resolution: 1 })
     assert.equal(r.measurement_sd, 1.040833)
@@ -98,6 +113,22 @@ describe('governance_trial', () => {
       r.layers.map((l) => l.layer),
       ['record', 'identity', 'standards', 'sanction', 'appeal', 'limits on authority'],
     )
+  })
+
+  test('the record rounds the harm rate to the nearest step of its resolution, up from a half', () => {
+    // H = 0.01. At 0.006 a step, H is 1.67 steps: recorded as 2 steps (truncation would record 1).
+    const up = governanceTrial({ power: 0, hours: 10, resolution: 0.006 })
+    assert.equal(up.rates.recorded_harm, 0.012)
+    assert.equal(up.rates.unrecorded_harm, 0)
+    assert.equal(up.rates.sanctioned_harm, 0.005) // S = 0.5 * min(R, H)
+    assert.equal(up.totals.recorded_harm, 0.12)
+    // At 0.003 a step, H is 3.33 steps: recorded as 3 (a ceiling would record 4).
+    const down = governanceTrial({ power: 0, hours: 10, resolution: 0.003 })
+    assert.equal(down.rates.recorded_harm, 0.009)
+    assert.equal(down.rates.unrecorded_harm, 0.001)
+    assert.equal(down.rates.sanctioned_harm, 0.0045)
+    assert.equal(down.rates.net_harm, 0.0055)
+    assert.match(down.reading, /registers less harm than occurs/)
   })
 
   test('a record too coarse to register harm leaves sanctions idle and trust lower', () => {

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { OPERATOR_KEY, findDraft, op, postDraft, submit } from '../support/operator.ts'
 
@@ -238,8 +238,87 @@ describe('the web view in Chromium', { skip }, () => {
     await op(t, 'release', { target_type: 'contribution', target_id: seed.reply, reason: 'restore' })
   })
 
+  test('the console keeps its key in this tab only (sessionStorage), never in storage other tabs share', async () => {
+    await open('/operator')
+    await page.getByRole('textbox', { name: 'Operator key' }).fill(OPERATOR_KEY)
+    await page.getByRole('button', { name: 'Use this key' }).click()
+    await page.locator('#status', { hasText: 'Key accepted.' }).waitFor()
+    const stored = await page.evaluate(() => ({
+      session: Object.values({ ...sessionStorage }),
+      local: Object.values({ ...localStorage }),
+    }))
+    assert.deepEqual(stored, { session: [OPERATOR_KEY], local: [] })
+    assert.equal(await page.locator('#operator-key').inputValue(), '', 'the field is emptied')
+    assert.deepEqual(await context.cookies(), [], 'no cookie')
+
+    const other = await context.newPage()
+    try {
+      await other.goto(t.url + '/operator')
+      assert.equal(await other.locator('#key-state').innerText(), 'No key in this tab.')
+      assert.equal(await other.locator('#console').isHidden(), true)
+    } finally {
+      await other.close()
+    }
+    await page.locator('#forget').click()
+    assert.deepEqual(await page.evaluate(() => sessionStorage.length + localStorage.length), 0, 'forget empties it')
+  })
+
   test('no page asked another origin for anything, and nothing broke', () => {
     assert.deepEqual(foreign, [])
     assert.deepEqual(problems, [])
   })
+})
+
+describe('key forms in Chromium with JavaScript off', { skip }, () => {
+  let t: TestServer
+  let browser: Browser
+  let context: BrowserContext
+  const urls: string[] = []
+
+  before(async () => {
+    t = await startServer()
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    })
+    context = await browser.newContext({ javaScriptEnabled: false })
+    context.on('request', (request) => urls.push(request.url()))
+  })
+
+  after(async () => {
+    await context?.close()
+    await browser?.close()
+    await t?.close()
+  })
+
+  const forms: Array<[string, string, string, () => Promise<string>]> = [
+    ['/operator', 'Operator key', 'Use this key', async () => OPERATOR_KEY],
+    ['/wallet', 'Participation key', 'Link', async () => (await t.join('No script', 'm')).key],
+  ]
+  for (const [path, label, submitLabel, secret] of forms) {
+    test(`${path}: submitting the key form puts the key in no URL and no log, and the server refuses it`, async () => {
+      const key = await secret()
+      const page = await context.newPage()
+      assert.equal((await page.goto(t.url + path))?.status(), 200)
+      await page.getByRole('textbox', { name: label }).fill(key)
+      const [answer] = await Promise.all([
+        page.waitForResponse((response) => response.request().isNavigationRequest()),
+        page.getByRole('button', { name: submitLabel }).click(),
+      ])
+      await page.waitForLoadState()
+      assert.equal(page.url(), t.url + path, 'the key is not in the address')
+      assert.equal(answer.request().method(), 'POST')
+      assert.equal(answer.status(), 400)
+      assert.equal(await page.locator('h1').innerText(), 'This form needs JavaScript')
+      assert.equal((await page.content()).includes(key), false, 'the answer does not echo it')
+      assert.deepEqual(
+        urls.filter((url) => url.includes(key) || url.includes(encodeURIComponent(key))),
+        [],
+        'no request URL carries the key',
+      )
+      assert.equal(t.logs.join('').includes(key), false, 'the key is not logged')
+      await page.close()
+    })
+  }
 })

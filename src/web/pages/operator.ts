@@ -23,7 +23,7 @@ export function operatorPage(): Html {
       >
       <section aria-labelledby="key-h" id="key-section">
         <h2 id="key-h">Operator key</h2>
-        <form id="key-form" class="inline">
+        <form id="key-form" class="inline" method="post" action="/operator">
           <label for="operator-key">Operator key</label>
           <input id="operator-key" name="operator_key" type="password" autocomplete="off" required minlength="16" />
           <button type="submit">Use this key</button>

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Runtime } from '../../core/pipeline.ts'
+import { refuseKeyFormPosts } from '../key-forms.ts'
 import { renderWalletPage } from './render.ts'
 
 /**
@@ -43,6 +44,7 @@ export function registerWalletPage(app: FastifyInstance, runtime: Runtime): void
       renderWalletPage(runtime.config, runtime.services.baseUrl),
     ),
   )
+  refuseKeyFormPosts(app, '/wallet', WALLET_PAGE_CSP, 'POST /api/wallet')
   app.get('/wallet.js', hidden, async (_request, reply) =>
     withPagePolicy(reply, 'text/javascript; charset=utf-8', 'public, max-age=300').send(script),
   )

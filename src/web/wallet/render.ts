@@ -37,7 +37,7 @@ export function renderWalletPage(config: Config, baseUrl: string): string {
 <section>
 <h2>Link a participant</h2>
 <p>Links the signed-in wallet to your participant. The link is private: the address never appears in a public read.</p>
-<form id="link-form">
+<form id="link-form" method="post" action="/wallet">
 <label>Participation key <input type="password" name="key" autocomplete="off" required></label>
 <button type="submit">Link</button>
 </form>
