@@ -3,7 +3,8 @@
  * actions -> services -> store -> db, each importing only below itself, with no import cycles.
  */
 const ABOVE_STORE = '^src/(core|actions|services|http|mcp|web|pilot|cli|app|server|main)'
-const DRIVERS = '^(node_modules/)?(kysely|pg|better-sqlite3)(/|$)'
+// Matched after the node_modules of a linked checkout too (a git worktree sharing one install).
+const DRIVERS = '(^|/)node_modules/(kysely|pg|better-sqlite3)/|^(kysely|pg|better-sqlite3)(/|$)'
 
 module.exports = {
   forbidden: [
@@ -26,7 +27,7 @@ module.exports = {
       comment: 'A landed migration never changes when runtime code does: only kysely and its own folder.',
       severity: 'error',
       from: { path: '^src/db/migrations/' },
-      to: { pathNot: ['^src/db/migrations/', '^node_modules/kysely/', '^kysely/'], dependencyTypesNot: ['core'] },
+      to: { pathNot: ['^src/db/migrations/', '(^|/)node_modules/kysely/', '^kysely/'], dependencyTypesNot: ['core'] },
     },
     {
       name: 'sql-stays-in-store-and-db',

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts'
+import type { Database, Db } from '../db/database.ts'
 import { sharedPerTurn } from './per-turn.ts'
 import { prepared } from '../db/prepared.ts'
 
@@ -28,3 +28,20 @@ export async function writeFlag(db: Db, name: string, value: string, updatedAt: 
 }
 
 export const WRITES_PAUSED = 'writes_paused'
+
+/**
+ * Whether participant writes are paused, asked before a write's transaction by a write that no key
+ * look-up tells. PostgreSQL reads it on the shared handle together with the other requests of its
+ * turn, rather than as a round trip of its own while the write holds a pooled connection; SQLite
+ * answers undefined: its write reads it in-process inside its batched transaction (writesPausedIn),
+ * where a read of its own outside cost more.
+ */
+export async function writesPausedBefore(database: Database): Promise<boolean | undefined> {
+  if (database.dialect !== 'postgres') return undefined
+  return (await sharedFlag(database.db, WRITES_PAUSED)) === 'true'
+}
+
+/** Whether participant writes are paused, read in the write's own transaction. */
+export async function writesPausedIn(tx: Db): Promise<boolean> {
+  return (await readFlag(tx, WRITES_PAUSED)) === 'true'
+}

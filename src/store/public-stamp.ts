@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts'
+import type { Database, Db } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
@@ -41,4 +41,12 @@ export function sharedStamp(db: Db): Promise<string> {
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */
 export async function markPublicChange(db: Db): Promise<void> {
   await nextId(db, ID_COUNTERS.publicChanges)
+}
+
+/**
+ * The stamp a cacheable read is served under: on the shared handle, read together with the other
+ * requests of its turn; inside a transaction, its own snapshot's.
+ */
+export function stampFor(database: Database, db: Db): Promise<string> {
+  return db === database.db ? sharedStamp(db) : publicStamp(db)
 }

@@ -1,0 +1,45 @@
+import type { Db } from '../../db/database.ts'
+import { findByKeyHash, type CurrentParticipant } from '../../store/participants.ts'
+import type { AnyAction } from '../action.ts'
+import { ServiceError } from '../errors.ts'
+import type { Secrets } from '../secrets.ts'
+
+export interface Authenticated {
+  participant: CurrentParticipant
+  /** Read with the key (store/participants.ts): the write needs no read of its own. */
+  writesPaused: boolean
+}
+
+/**
+ * Stage 4, in the action's transaction: the participant a key names, for a participant action
+ * (undefined for every other, and for an optional key not given). Refuses a missing, unknown,
+ * rotated or revoked key, a suspended participant's writes and a paused participant's actions.
+ */
+export async function authenticate(
+  db: Db,
+  secrets: Secrets,
+  def: AnyAction,
+  key: unknown,
+): Promise<Authenticated | undefined> {
+  if (def.auth !== 'participant') return undefined
+  if (typeof key !== 'string') {
+    if (def.keyOptional) return undefined
+    throw new ServiceError('invalid_request', 'A participation key is required in the body field "key".', {
+      details: [{ path: '/key', message: 'required field "key" is missing' }],
+    })
+  }
+  const found = await findByKeyHash(db, secrets.digest(key))
+  if (!found || found.state === 'rotated') {
+    throw new ServiceError('invalid_key', 'The participation key is not valid.', { guess: true })
+  }
+  if (found.state === 'revoked')
+    throw new ServiceError('key_revoked', 'This key was revoked and can no longer be used.')
+  const { participant } = found
+  if (Number(participant.suspended) === 1 && def.effect === 'write') {
+    throw new ServiceError('participant_suspended', 'This participant is suspended by the operators.')
+  }
+  if (participant.status === 'paused' && !def.allowPaused) {
+    throw new ServiceError('participant_paused', 'This participant is paused; call resume with the same key first.')
+  }
+  return { participant, writesPaused: found.writesPaused }
+}
