@@ -1,8 +1,8 @@
-import SQLite from 'better-sqlite3'
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { ConfigError, loadConfig } from '../config.ts'
 import { isPostgresUrl, sqlitePath } from '../db/database.ts'
+import { checkIntegrity, onlineCopy } from '../db/sqlite-files.ts'
 import { withSharedUse } from '../store/use-lock.ts'
 
 /** 2026-11-21T10:00:00.000Z -> 20261121T100000Z: sortable, and safe in a file name. */
@@ -22,38 +22,6 @@ function sqliteFile(): string {
   const path = sqlitePath(databaseUrl)
   if (path === ':memory:') throw new ConfigError('DATABASE_URL is sqlite::memory:, which keeps nothing to back up')
   return path
-}
-
-/** PRAGMA integrity_check of a database file; throws unless SQLite answers ok. */
-export function checkIntegrity(path: string): void {
-  const db = new SQLite(path, { readonly: true, fileMustExist: true })
-  try {
-    const result = db.pragma('integrity_check', { simple: true })
-    if (result !== 'ok') throw new Error(`${path} failed SQLite's integrity check: ${String(result)}`)
-  } finally {
-    db.close()
-  }
-}
-
-/**
- * Copies `from` into `to` with SQLite's online backup: consistent while the server keeps writing.
- * The copy is one self-contained file (rollback journal, no -wal or -shm beside it); the server puts
- * its database back into WAL mode when it opens it.
- */
-export async function onlineCopy(from: string, to: string): Promise<void> {
-  mkdirSync(dirname(to), { recursive: true })
-  const source = new SQLite(from, { fileMustExist: true })
-  try {
-    await source.backup(to)
-  } finally {
-    source.close()
-  }
-  const copy = new SQLite(to)
-  try {
-    copy.pragma('journal_mode = DELETE')
-  } finally {
-    copy.close()
-  }
 }
 
 /**

@@ -1,14 +1,14 @@
-import SQLite from 'better-sqlite3'
 import { execFile } from 'node:child_process'
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { ConfigError, loadConfig } from '../config.ts'
 import { isPostgresUrl, sqlitePath } from '../db/database.ts'
 import { MIGRATIONS } from '../db/migrations/index.ts'
+import { migrationsInPostgres } from '../db/postgres-files.ts'
+import { checkIntegrity, migrationsInFile, onlineCopy, settle } from '../db/sqlite-files.ts'
 import { takeSoleUse } from '../store/use-lock.ts'
-import { checkIntegrity, onlineCopy, stamp } from './backup.ts'
+import { stamp } from './backup.ts'
 
 const run = promisify(execFile)
 
@@ -38,15 +38,7 @@ export async function restoreCommand(argv: string[]): Promise<void> {
 async function restoreSqlite(backup: string, database: string): Promise<void> {
   if (!existsSync(backup)) throw new ConfigError(`${backup} does not exist`)
   checkIntegrity(backup)
-  const reader = new SQLite(backup, { readonly: true, fileMustExist: true })
-  try {
-    checkMigrations(
-      backup,
-      migrationsOf(() => reader.prepare('select name from kysely_migration').pluck().all()),
-    )
-  } finally {
-    reader.close()
-  }
+  checkMigrations(backup, migrationsInFile(backup))
   if (existsSync(database)) {
     settle(database)
     const kept = `${database}.before-restore-${stamp(new Date())}`
@@ -66,23 +58,6 @@ async function restoreSqlite(backup: string, database: string): Promise<void> {
     rmSync(incoming, { force: true })
   }
   console.log(`restored ${backup} into ${database}; start the server with npm start`)
-}
-
-/**
- * Folds the write-ahead log into the database file and removes it (and the shared-memory index), so
- * no -wal or -shm of the old database is left to be read against the new one. A server killed with
- * committed writes in its log leaves them there; this keeps them in the copy kept aside.
- */
-function settle(database: string): void {
-  const db = new SQLite(database, { fileMustExist: true })
-  try {
-    db.pragma('journal_mode = DELETE')
-  } finally {
-    db.close()
-  }
-  for (const side of ['-wal', '-shm']) {
-    if (existsSync(database + side)) throw new Error(`${database}${side} is still there: something has it open`)
-  }
 }
 
 function syncPath(path: string): void {
@@ -107,7 +82,7 @@ async function restorePostgres(backup: string, url: string): Promise<void> {
           .filter(Boolean)
           .map((line) => line.split('\t')[0] ?? '')
   checkMigrations(backup, names)
-  const present = await currentMigrations(url)
+  const present = await migrationsInPostgres(url)
   const unknown = present.filter((name) => !names?.includes(name))
   if (unknown.length > 0) {
     throw new ConfigError(
@@ -136,29 +111,6 @@ async function pgRestore(args: string[]): Promise<string> {
     const { code, stderr } = err as { code?: string | number; stderr?: string }
     if (code === 'ENOENT') throw new ConfigError("pg_restore is not installed: install PostgreSQL's client tools")
     throw new Error(`pg_restore failed: ${(stderr ?? String(err)).trim().split('\n')[0]}`, { cause: err })
-  }
-}
-
-async function currentMigrations(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    const { rows } = await client.query<{ name: string }>('select name from kysely_migration')
-    return rows.map((row) => row.name)
-  } catch (err) {
-    // 42P01: no such table, a database never migrated.
-    if ((err as { code?: string }).code === '42P01') return []
-    throw err
-  } finally {
-    await client.end()
-  }
-}
-
-function migrationsOf(read: () => unknown[]): string[] | undefined {
-  try {
-    return read().map(String)
-  } catch {
-    return undefined
   }
 }
 
