@@ -8,6 +8,7 @@ import type { Services } from './core/action.ts'
 import { createAlerts } from './core/alerts.ts'
 import { buildDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
+import { KnownAuthors } from './core/known-authors.ts'
 import { KeyGuard } from './core/key-guard.ts'
 import { Publisher } from './core/publisher.ts'
 import { ReadCache } from './core/read-cache.ts'
@@ -38,7 +39,7 @@ export const registry = new Registry(ACTIONS)
 const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: FAST.brotliQuality } }
 const GZIP = { level: FAST.gzipLevel }
 
-export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGuard' | 'publisher'> {
+export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGuard' | 'knownAuthors' | 'publisher'> {
   logger: Logger
   baseUrl: string
   secrets: Secrets
@@ -81,14 +82,16 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     reclaimErasedSpace: () => reclaimErasedSpace(deps.database.db),
   }
   const readCache = new ReadCache()
+  const knownAuthors = new KnownAuthors()
   // prom-client loads only where metrics are on.
   const metricsModule = deps.config.metricsToken === null ? undefined : await import('./http/metrics.ts')
-  const metrics = metricsModule?.createMetrics(readCache, deps.database)
+  const metrics = metricsModule?.createMetrics(readCache, deps.database, knownAuthors)
   const runtime: Runtime = {
     ...deps,
     services,
     readCache,
     keyGuard: new KeyGuard(),
+    knownAuthors,
     publisher: new Publisher(deps.database),
     metrics,
   }

@@ -1,5 +1,6 @@
 import type { ActionContext } from './action.ts'
-import { toServiceError } from './errors.ts'
+import { ServiceError, toServiceError } from './errors.ts'
+import { AuthorChanged } from './known-authors.ts'
 import type { RegisteredAction } from './registry.ts'
 import type { CallInfo, Runtime } from './runtime.ts'
 import { authorize } from './stages/authorize.ts'
@@ -51,7 +52,9 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
     authorize(rt.config, def, input)
     const keyed = def.auth === 'participant' && typeof input.key === 'string'
     const pausedFlag = await guardWritesBefore(rt.database, def, keyed)
-    return run(rt, { entry, input, clientAddress: info.clientAddress, now, pausedFlag })
+    // A post's author may come from memory instead of a read (core/known-authors.ts) on PostgreSQL.
+    const recall = def.verifiesAuthor === true && rt.database.dialect === 'postgres'
+    return run(rt, { entry, input, clientAddress: info.clientAddress, now, pausedFlag, recall })
   })
 }
 
@@ -63,9 +66,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
  */
 async function run(rt: Runtime, call: Call): Promise<unknown> {
   const { def } = call.entry
-  if (!def.callsOut && def.effect === 'write') {
-    return rt.publisher.resolve(await rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit)))
-  }
+  if (!def.callsOut && def.effect === 'write') return write(rt, call)
   if (!def.callsOut && def.auth === 'participant') {
     return rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit))
   }
@@ -73,5 +74,28 @@ async function run(rt: Runtime, call: Call): Promise<unknown> {
   const step: ActionContext['transaction'] = (fn) => rt.database.transaction((tx) => fn(tx))
   const result = await runHandler(rt, call, rt.database.db, (fn) => deferred.push(fn), def.callsOut ? step : undefined)
   rt.database.afterCommit(deferred)
+  return result
+}
+
+/**
+ * A write in one transaction, its provisional ids (PostgreSQL) made public before it answers. A write
+ * given a remembered author that is refused runs again from a fresh read; one that succeeds leaves its
+ * author remembered as its write left it (core/activity.ts, usageOf).
+ */
+async function write(rt: Runtime, call: Call): Promise<unknown> {
+  const once = async () =>
+    rt.publisher.resolve(await rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit)))
+  const remembers = call.recall
+  let result: unknown
+  try {
+    result = await once()
+  } catch (err) {
+    const remembered = call.author?.remembered ? call.author : undefined
+    if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
+    rt.knownAuthors.readAgainFor(remembered.keyHash)
+    call.recall = false
+    result = await once()
+  }
+  if (remembers && call.author) rt.knownAuthors.remember(call.author.keyHash, call.author.participant)
   return result
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts'
 import type { Services } from './action.ts'
 import type { Clock, RandomSource } from './clock.ts'
 import type { KeyGuard } from './key-guard.ts'
+import type { KnownAuthors } from './known-authors.ts'
 import type { ActionObserver } from './metrics.ts'
 import type { Publisher } from './publisher.ts'
 import type { ReadCache } from './read-cache.ts'
@@ -12,6 +13,7 @@ export interface Runtime {
   database: Database
   readCache: ReadCache
   keyGuard: KeyGuard
+  knownAuthors: KnownAuthors
   publisher: Publisher
   config: Config
   clock: Clock

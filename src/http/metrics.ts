@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { KnownAuthors } from '../core/known-authors.ts'
 import type { ActionObserver } from '../core/metrics.ts'
 import type { ReadCache } from '../core/read-cache.ts'
 import { sameDigest, sha256 } from '../core/secrets.ts'
@@ -19,7 +20,7 @@ export interface Metrics extends ActionObserver {
  * process): per-action rates, outcomes and latencies, HTTP routes, write conflicts and transaction
  * retries, the read cache's hits, the PostgreSQL pool, and Node's process metrics.
  */
-export function createMetrics(readCache: ReadCache, database: Database): Metrics {
+export function createMetrics(readCache: ReadCache, database: Database, knownAuthors: KnownAuthors): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const calls = new Counter({
@@ -53,6 +54,13 @@ export function createMetrics(readCache: ReadCache, database: Database): Metrics
     'clearing_read_cache_lookups_total',
     'Read-cache lookups of cacheable public reads, by result (hit or miss).',
     () => ({ hit: readCache.hits, miss: readCache.misses }),
+  )
+  countedElsewhere(
+    registry,
+    'clearing_known_author_requests_total',
+    'Posts given the author this instance remembers for their key instead of reading it (PostgreSQL), by ' +
+      'result: recalled, and read_again when the author had changed or the post was refused.',
+    () => ({ recalled: knownAuthors.recalled, read_again: knownAuthors.readAgain }),
   )
   new Gauge({
     name: 'clearing_read_cache_hit_ratio',

@@ -90,9 +90,10 @@ const ACTIVITY_COLUMNS = [
 
 /**
  * A key's row (k) with its participant (p), the participant's activity (u) and the writes-paused flag
- * (f): what the key's look-up reads, locking p and u on PostgreSQL.
+ * (f): what the key's look-up reads, and what a post for a remembered author checks
+ * (store/contributions.ts). Both lock p and u on PostgreSQL.
  */
-function keyHolderRows(qc: QueryCreator<Schema>, keyHash: string) {
+export function keyHolderRows(qc: QueryCreator<Schema>, keyHash: string) {
   return qc
     .selectFrom('participant_keys as k')
     .innerJoin('participants as p', 'p.id', 'k.participant_id')

@@ -75,6 +75,11 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     assert.ok(sample(text, 'clearing_http_request_duration_seconds_count', { route: '/api/clearing', status: '200' }))
     assert.ok(text.includes('clearing_transaction_retries_total'), 'retries are declared')
     assert.ok(sample(text, 'process_cpu_user_seconds_total') !== undefined, "Node's process metrics")
+    // The conflicting post was given its remembered author (PostgreSQL), refused, and read again.
+    const remembered = process.env.TEST_DIALECT === 'postgres' ? 1 : 0
+    const known = 'clearing_known_author_requests_total'
+    assert.equal(sample(text, known, { result: 'recalled' }), remembered)
+    assert.equal(sample(text, known, { result: 'read_again' }), remembered)
     const pool = sample(text, 'clearing_db_pool_connections', { state: 'max' })
     assert.equal(pool, process.env.TEST_DIALECT === 'postgres' ? 10 : undefined, 'the pool, on PostgreSQL')
   })

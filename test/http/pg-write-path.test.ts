@@ -510,36 +510,43 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     assert.ok(Number(plans[0]!.generic_plans) >= 3 && Number(plans[0]!.custom_plans) <= 5, JSON.stringify(plans))
   })
 
-  test('a post keeps one generic plan', async () => {
-    const keyHash = 'post-plan-probe'
+  test('a post for a remembered author keeps one generic plan, and checks the author it was given', async () => {
+    const keyHash = 'remembered-author-plan-probe'
     await insertKey(store().db, keyHash, AUTHOR, AT)
-    const plans = await store()
+    const { plans, refused } = await store()
       .db.connection()
       .execute(async (db) => {
         const found = await db.transaction().execute((tx) => findByKeyHash(tx, keyHash))
         const participant = found!.participant
-        // Its first five runs are planned for their values; a generic plan costed higher than those
-        // would make PostgreSQL plan every post again.
-        for (let n = 0; n < 8; n++) {
-          const post = await db.transaction().execute(async (tx) => {
-            const usage = contributionUsage(participant.activity, {
-              provenance: participant.provenance,
+        const postAs = (author: typeof participant, n: number) =>
+          db.transaction().execute(async (tx) => {
+            const usage = contributionUsage(author.activity, {
+              provenance: author.provenance,
               room: 'connection',
               isReply: false,
               dateUtc: AT.slice(0, 10),
               at: AT,
             })
-            participant.activity = { ...participant.activity, ...usage.changes }
-            return insertContribution(tx, rootPost(`planned ${n}`, `planned-${n}`), usage)
+            const row = rootPost(`remembered ${n}`, `remembered-${n}`)
+            const post = await insertContribution(tx, row, usage, {}, { keyHash, participant: author })
+            return { post, activity: { ...author.activity, ...usage.changes } }
           })
+        // Its first five runs are planned for their values; a generic plan costed higher than those
+        // would make PostgreSQL plan every post again.
+        for (let n = 0; n < 8; n++) {
+          const { post, activity } = await postAs(participant, n)
           assert.ok(typeof post === 'object', `post ${n} is written: ${String(post)}`)
+          participant.activity = activity
         }
+        const stale = { ...participant, activity: { ...participant.activity, contributions: 0 } }
+        const { post: refused } = await postAs(stale, 99)
         const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
           select generic_plans, custom_plans from pg_prepared_statements
-          where statement like '%insert into "contributions"%' and statement like '%"usage_deltas"%'`.execute(db)
-        return rows
+          where statement like '%"participant_keys"%' and statement like '%insert into "contributions"%'`.execute(db)
+        return { plans: rows, refused }
       })
     await new Publisher(store()).sweep()
+    assert.equal(refused, 'author_changed')
     assert.equal(plans.length, 1, JSON.stringify(plans))
     assert.ok(Number(plans[0]!.generic_plans) >= 3 && Number(plans[0]!.custom_plans) <= 6, JSON.stringify(plans))
   })

@@ -14,6 +14,7 @@ export const contribute = defineAction({
   http: { method: 'POST', path: '/api/clearing' },
   auth: 'participant',
   effect: 'write',
+  verifiesAuthor: true,
   trim: ['content'],
   input: ContributeInput,
   output: ContributeResult,

@@ -2,24 +2,31 @@ import type { Db } from '../../db/database.ts'
 import { findByKeyHash, type CurrentParticipant } from '../../store/participants.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
+import type { KnownAuthors } from '../known-authors.ts'
 import type { Secrets } from '../secrets.ts'
 
 export interface Authenticated {
   participant: CurrentParticipant
   /** Read with the key (store/participants.ts): the write needs no read of its own. */
   writesPaused: boolean
+  keyHash: string
+  /** The participant was remembered, not read: the action's write checks it (verifiesAuthor). */
+  remembered: boolean
 }
 
 /**
  * Stage 4, in the action's transaction: the participant a key names, for a participant action
  * (undefined for every other, and for an optional key not given). Refuses a missing, unknown,
  * rotated or revoked key, a suspended participant's writes and a paused participant's actions.
+ * With `recall`, a participant this instance remembers for the key is given without a read
+ * (core/known-authors.ts); the action's write then checks it.
  */
 export async function authenticate(
   db: Db,
-  secrets: Secrets,
+  services: { secrets: Secrets; knownAuthors: KnownAuthors },
   def: AnyAction,
   key: unknown,
+  recall: boolean,
 ): Promise<Authenticated | undefined> {
   if (def.auth !== 'participant') return undefined
   if (typeof key !== 'string') {
@@ -28,7 +35,10 @@ export async function authenticate(
       details: [{ path: '/key', message: 'required field "key" is missing' }],
     })
   }
-  const found = await findByKeyHash(db, secrets.digest(key))
+  const keyHash = services.secrets.digest(key)
+  const known = recall ? services.knownAuthors.recall(keyHash) : undefined
+  if (known) return { participant: known, writesPaused: false, keyHash, remembered: true }
+  const found = await findByKeyHash(db, keyHash)
   if (!found || found.state === 'rotated') {
     throw new ServiceError('invalid_key', 'The participation key is not valid.', { guess: true })
   }
@@ -41,5 +51,5 @@ export async function authenticate(
   if (participant.status === 'paused' && !def.allowPaused) {
     throw new ServiceError('participant_paused', 'This participant is paused; call resume with the same key first.')
   }
-  return { participant, writesPaused: found.writesPaused }
+  return { participant, writesPaused: found.writesPaused, keyHash, remembered: false }
 }

@@ -3,7 +3,7 @@ import { stampFor } from '../../store/public-stamp.ts'
 import type { ActionContext } from '../action.ts'
 import type { Runtime } from '../runtime.ts'
 import type { RegisteredAction } from '../registry.ts'
-import { authenticate } from './authenticate.ts'
+import { authenticate, type Authenticated } from './authenticate.ts'
 import { guardWritesIn } from './guard-writes.ts'
 
 /** What the stages before the handler fixed for this call. */
@@ -14,6 +14,10 @@ export interface Call {
   now: Date
   /** Whether the writes-paused flag is still to be read in the transaction (guardWritesBefore). */
   pausedFlag: 'known' | 'unknown'
+  /** Whether the key's participant may come from memory (core/known-authors.ts). */
+  recall: boolean
+  /** Set by runHandler: who the key authenticated, for the write's finish. */
+  author?: Authenticated
 }
 
 /**
@@ -29,7 +33,14 @@ export async function runHandler(
   step?: ActionContext['transaction'],
 ): Promise<unknown> {
   const { def } = call.entry
-  const authenticated = await authenticate(db, rt.services.secrets, def, call.input.key)
+  const authenticated = await authenticate(
+    db,
+    { secrets: rt.services.secrets, knownAuthors: rt.knownAuthors },
+    def,
+    call.input.key,
+    call.recall,
+  )
+  call.author = authenticated
   await guardWritesIn(db, def, authenticated, call.pausedFlag)
   const stamp = def.cacheable ? await stampFor(rt.database, db) : undefined
   const cache = rt.readCache
@@ -39,6 +50,7 @@ export async function runHandler(
     random: rt.random,
     config: rt.config,
     participant: authenticated?.participant,
+    ...(authenticated?.remembered ? { rememberedAuthor: authenticated } : {}),
     clientAddress: call.clientAddress,
     onCommit,
     transaction: step ?? ((fn) => fn(db)),
