@@ -11,7 +11,7 @@ import { listAlerts } from '../../src/store/outbox.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 import { post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
 import { learn, record, saved } from '../support/learning.ts'
-import { findDraft, op, OPERATOR_KEY, postDraft, submit } from '../support/operator.ts'
+import { eraseName, findDraft, op, OPERATOR_KEY, postDraft, submit } from '../support/operator.ts'
 
 const DAY = 86_400
 const run = promisify(execFile)
@@ -230,17 +230,7 @@ describe('erased text after maintenance', () => {
     const { draft_id } = await findDraft(t, String(draft.client_id))
     assert.equal((await op(t, 'reject_draft', { draft_id, reason: 'off-topic' })).status, 200)
     const me = await t.join(`Named ${marker}`, 'm')
-    const filed = await t.act<{ case_id: string }>('privacy_request', {
-      kind: 'deletion',
-      record_ref: `participant ${me.id}`,
-      contact: 'subject@example.org',
-      authority: true,
-    })
-    const decided = await op(t, 'decide_privacy_request', {
-      case_id: filed.body.case_id,
-      decision: 'granted',
-      erase: { participant_id: me.id, fields: ['name'] },
-    })
+    const decided = await eraseName(t, me.id, `participant ${me.id}`)
     assert.equal(decided.status, 200)
     const source = await post(t, me.key)
     const { record_id } = await saved(t, record(me.key, [source.body.id], { lesson: `Learned: ${marker}` }))

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
-import { op } from '../support/operator.ts'
+import { eraseName, op } from '../support/operator.ts'
 import { storedState } from '../support/snapshot.ts'
 
 interface Hit {
@@ -206,17 +206,7 @@ describe('full-text search', () => {
 
     const carl = await t.join('Carlotta Quenby', 'model-c')
     await post(t, carl.key, { content: 'Carl writes about the tides.' })
-    const privacy = await t.act<{ case_id: string }>('privacy_request', {
-      kind: 'deletion',
-      record_ref: 'my name',
-      contact: 'c@example.org',
-      authority: true,
-    })
-    const decided = await op(t, 'decide_privacy_request', {
-      case_id: privacy.body.case_id,
-      decision: 'granted',
-      erase: { participant_id: carl.id, fields: ['name'] },
-    })
+    const decided = await eraseName(t, carl.id, 'my name')
     assert.equal(decided.status, 200, JSON.stringify(decided.body))
     assert.deepEqual((await find({ q: 'Quenby' })).body.hits, [], 'names are not searchable')
     const tides = await find({ q: 'tides' })

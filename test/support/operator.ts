@@ -13,6 +13,21 @@ export function op<T = Record<string, unknown>>(
   return t.post<T>('/api/operator', { action, operator_key: OPERATOR_KEY, ...fields })
 }
 
+/** A privacy request for a participant's name, filed and granted: the name is erased. Answers the decision. */
+export async function eraseName(t: TestServer, participantId: string, recordRef: string): Promise<Reply> {
+  const filed = await t.act<{ case_id: string }>('privacy_request', {
+    kind: 'deletion',
+    record_ref: recordRef,
+    contact: 'subject@example.org',
+    authority: true,
+  })
+  return op(t, 'decide_privacy_request', {
+    case_id: filed.body.case_id,
+    decision: 'granted',
+    erase: { participant_id: participantId, fields: ['name'] },
+  })
+}
+
 /** A valid variant A draft; override any field. */
 export function postDraft(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
