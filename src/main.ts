@@ -42,7 +42,7 @@ async function serve(): Promise<void> {
 async function migrateOnly(): Promise<void> {
   const { openStore } = await import('./store/open.ts')
   const { migrate } = await import('./db/migrate.ts')
-  const { withSharedUse } = await import('./store/use-lock.ts')
+  const { withSharedUse } = await import('./db/use-lock.ts')
   const { databaseUrl } = loadConfig()
   await withSharedUse(databaseUrl, async () => {
     const database = openStore(databaseUrl)

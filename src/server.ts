@@ -14,7 +14,7 @@ import { createLogger } from './logger.ts'
 import { resolvePepper } from './pepper.ts'
 import { isPostgresUrl, sqlitePath, type Database } from './db/database.ts'
 import { openStore } from './store/open.ts'
-import { holdSharedUse, type UseLock } from './store/use-lock.ts'
+import { holdSharedUse, type UseLock } from './db/use-lock.ts'
 import { migrate } from './db/migrate.ts'
 import { upgradeLegacyDigests } from './store/secret-digests.ts'
 import { checkWalletAddresses } from './wallet/services.ts'
@@ -37,7 +37,7 @@ export interface Server {
 
 /**
  * Opens the database, migrates it and builds the app. No signals, no process.exit: main.ts wires those.
- * A server that opens the database itself holds it in shared use for its life (store/use-lock.ts), so
+ * A server that opens the database itself holds it in shared use for its life (db/use-lock.ts), so
  * a restore refuses while it runs. A start that fails on the way closes what it opened.
  */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { ConfigError, loadConfig } from '../config.ts'
 import { isPostgresUrl, sqlitePath } from '../db/database.ts'
 import { checkIntegrity, onlineCopy } from '../db/sqlite-files.ts'
-import { withSharedUse } from '../store/use-lock.ts'
+import { withSharedUse } from '../db/use-lock.ts'
 
 /** 2026-11-21T10:00:00.000Z -> 20261121T100000Z: sortable, and safe in a file name. */
 export const stamp = (now: Date) =>

@@ -6,7 +6,7 @@ import { createLogger } from '../logger.ts'
 import { openStore } from '../store/open.ts'
 import { migrate } from '../db/migrate.ts'
 import { reclaimErasedSpace } from '../store/retention.ts'
-import { withSharedUse } from '../store/use-lock.ts'
+import { withSharedUse } from '../db/use-lock.ts'
 
 /**
  * `npm run maintenance`: one pass directly against DATABASE_URL, then a retry of queued operator

@@ -7,14 +7,14 @@ import { isPostgresUrl, sqlitePath } from '../db/database.ts'
 import { MIGRATIONS } from '../db/migrations/index.ts'
 import { migrationsInPostgres } from '../db/postgres-files.ts'
 import { checkIntegrity, migrationsInFile, onlineCopy, settle } from '../db/sqlite-files.ts'
-import { takeSoleUse } from '../store/use-lock.ts'
+import { takeSoleUse } from '../db/use-lock.ts'
 import { stamp } from './backup.ts'
 
 const run = promisify(execFile)
 
 /**
  * `npm run restore -- <file>`: refuses at once, touching nothing, while a server or another command
- * uses the database (store/use-lock.ts), and keeps the database to itself until it has finished, so
+ * uses the database (db/use-lock.ts), and keeps the database to itself until it has finished, so
  * no server starts half-way. The backup is checked before anything changes; then the database is
  * replaced whole, or not at all. SQLite: a file from `npm run backup`; PostgreSQL: a `pg_dump -Fc`
  * archive, restored by pg_restore in one transaction.

@@ -5,6 +5,7 @@ import type { RegisteredAction } from './registry.ts'
 import type { CallInfo, Runtime } from './runtime.ts'
 import { authorize } from './stages/authorize.ts'
 import { guardWritesBefore } from './stages/guard-writes.ts'
+import type { Authenticated } from './stages/authenticate.ts'
 import { runHandler, type Call } from './stages/run-handler.ts'
 import { throttled } from './stages/throttle.ts'
 import { validated } from './stages/validate.ts'
@@ -52,9 +53,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
     authorize(rt.config, def, input)
     const keyed = def.auth === 'participant' && typeof input.key === 'string'
     const pausedFlag = await guardWritesBefore(rt.database, def, keyed)
-    // A post's author may come from memory instead of a read (core/known-authors.ts) on PostgreSQL.
-    const recall = def.verifiesAuthor === true && rt.database.dialect === 'postgres'
-    return run(rt, { entry, input, clientAddress: info.clientAddress, now, pausedFlag, recall })
+    return run(rt, { entry, input, clientAddress: info.clientAddress, now, pausedFlag })
   })
 }
 
@@ -72,7 +71,9 @@ async function run(rt: Runtime, call: Call): Promise<unknown> {
   }
   const deferred: Array<() => void | Promise<void>> = []
   const step: ActionContext['transaction'] = (fn) => rt.database.transaction((tx) => fn(tx))
-  const result = await runHandler(rt, call, rt.database.db, (fn) => deferred.push(fn), def.callsOut ? step : undefined)
+  const result = await runHandler(rt, call, rt.database.db, (fn) => deferred.push(fn), {
+    step: def.callsOut ? step : undefined,
+  })
   rt.database.afterCommit(deferred)
   return result
 }
@@ -83,19 +84,24 @@ async function run(rt: Runtime, call: Call): Promise<unknown> {
  * author remembered as its write left it (core/activity.ts, usageOf).
  */
 async function write(rt: Runtime, call: Call): Promise<unknown> {
-  const once = async () =>
-    rt.publisher.resolve(await rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit)))
-  const remembers = call.recall
+  // A post's author may come from memory instead of a read on PostgreSQL (core/known-authors.ts).
+  const remembers = call.entry.def.verifiesAuthor === true && rt.database.dialect === 'postgres'
+  let author: Authenticated | undefined
+  const once = async (recall: boolean) => {
+    const options = { recall, authenticated: (given: Authenticated) => (author = given) }
+    return rt.publisher.resolve(
+      await rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit, options)),
+    )
+  }
   let result: unknown
   try {
-    result = await once()
+    result = await once(remembers)
   } catch (err) {
-    const remembered = call.author?.remembered ? call.author : undefined
+    const remembered = author?.remembered ? author : undefined
     if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
     rt.knownAuthors.readAgainFor(remembered.keyHash)
-    call.recall = false
-    result = await once()
+    result = await once(false)
   }
-  if (remembers && call.author) rt.knownAuthors.remember(call.author.keyHash, call.author.participant)
+  if (remembers && author) rt.knownAuthors.remember(author.keyHash, author.participant)
   return result
 }

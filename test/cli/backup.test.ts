@@ -85,7 +85,7 @@ describe('npm run backup / npm run restore (SQLite)', () => {
 /**
  * A restore beside a running server would replace the data under it (it kept serving the restored
  * state: later posts and keys vanished, ids were given again). Each server holds the database in
- * shared use for its life (src/store/use-lock.ts), so a restore refuses, touching nothing, until every
+ * shared use for its life (src/db/use-lock.ts), so a restore refuses, touching nothing, until every
  * server has stopped or died. SQLite: backups from npm run backup; PostgreSQL: pg_dump -Fc archives,
  * on a database of its own (the lock is the schema's, and restore replaces the whole archive).
  */

@@ -14,10 +14,15 @@ export interface Call {
   now: Date
   /** Whether the writes-paused flag is still to be read in the transaction (guardWritesBefore). */
   pausedFlag: 'known' | 'unknown'
-  /** Whether the key's participant may come from memory (core/known-authors.ts). */
-  recall: boolean
-  /** Set by runHandler: who the key authenticated, for the write's finish. */
-  author?: Authenticated
+}
+
+export interface HandlerOptions {
+  /** In a `callsOut` action: each ctx.transaction(fn) is a transaction of its own. */
+  step?: ActionContext['transaction']
+  /** The key's participant may come from memory (core/known-authors.ts). */
+  recall?: boolean
+  /** Told who the key authenticated, for a write that remembers its author. */
+  authenticated?: (author: Authenticated) => void
 }
 
 /**
@@ -30,17 +35,12 @@ export async function runHandler(
   call: Call,
   db: Db,
   onCommit: OnCommit,
-  step?: ActionContext['transaction'],
+  { step, recall = false, authenticated: told }: HandlerOptions = {},
 ): Promise<unknown> {
   const { def } = call.entry
-  const authenticated = await authenticate(
-    db,
-    { secrets: rt.services.secrets, knownAuthors: rt.knownAuthors },
-    def,
-    call.input.key,
-    call.recall,
-  )
-  call.author = authenticated
+  const secrets = rt.services.secrets
+  const authenticated = await authenticate(db, { secrets, knownAuthors: rt.knownAuthors }, def, call.input.key, recall)
+  if (authenticated) told?.(authenticated)
   await guardWritesIn(db, def, authenticated, call.pausedFlag)
   const stamp = def.cacheable ? await stampFor(rt.database, db) : undefined
   const cache = rt.readCache

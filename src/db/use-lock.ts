@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { isPostgresUrl, sqlitePath } from '../db/database.ts'
+import { isPostgresUrl, sqlitePath } from './database.ts'
 
 /**
  * Who is using a database, told apart by a lock that dies with its holder (kill -9 included): every
