@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs'
 import { openStore } from '../src/store/open.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { peakAnonymousMb, peakRssMb, rssMb, startChild, stop } from './child.ts'
-import { freshDatabase, PEPPER, WORK } from './databases.ts'
+import { databaseUrl, freshDatabase, PEPPER, WORK } from './databases.ts'
 import { ACCEPTS, latency, single, warmUp } from './load.ts'
 import { missedPages, missedThreads } from './missed.ts'
 import { seed, type Size } from './seed.ts'
@@ -25,17 +25,39 @@ const size: Size = {
   contributions: Number(option('large', '1000000')),
 }
 mkdirSync(WORK, { recursive: true })
+const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef'
 
-for (const dialect of dialects as Array<'sqlite' | 'postgres'>) {
+async function seeded(dialect: 'sqlite' | 'postgres'): Promise<string> {
   const url = await freshDatabase(dialect, 'clearing_bench_memory')
   const database = openStore(url)
   await migrate(database.db)
   const seeding = Date.now()
   await seed(database, { participants: 0, contributions: 0 }, size)
   await database.close()
-  console.error(`${dialect}: seeded ${size.contributions} contributions in ${Math.round((Date.now() - seeding) / 1000)}s`)
+  console.error(
+    `${dialect}: seeded ${size.contributions} contributions in ${Math.round((Date.now() - seeding) / 1000)}s`,
+  )
+  return url
+}
 
-  const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER })
+/** Where the anonymous memory is, as V8 and Node count it (prom-client's default metrics), in MB. */
+async function heapFigures(base: string): Promise<string> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+  const mb = (name: string) => {
+    const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]
+    return value === undefined ? '?' : String(Math.round(Number(value) / 1048576))
+  }
+  return (
+    `V8 heap total ${mb('nodejs_heap_size_total_bytes')} MB (used ${mb('nodejs_heap_size_used_bytes')}), ` +
+    `external ${mb('nodejs_external_memory_bytes')} MB`
+  )
+}
+
+for (const dialect of dialects as Array<'sqlite' | 'postgres'>) {
+  // --reuse: the database an earlier run of this script seeded, to compare settings on the same data.
+  const url = args.includes('--reuse') ? databaseUrl(dialect, 'clearing_bench_memory') : await seeded(dialect)
+
+  const server = await startChild('src/main.ts', { DATABASE_URL: url, KEY_PEPPER: PEPPER, METRICS_TOKEN })
   const base = server.url
   const missed = { url: base, urls: missedPages(size.contributions) }
   try {
@@ -49,6 +71,7 @@ for (const dialect of dialects as Array<'sqlite' | 'postgres'>) {
       await single('newest page, cache missed, compressed', { ...missed, headers: ACCEPTS })
       await latency('search', [`${base}/api/search?q=words&limit=20`])
     })
+    console.log(`${dialect}: after the reads, ${await heapFigures(base)}`)
     console.log(
       `${dialect} @${size.contributions}: peak RSS ${peakRssMb(server.child)} MB, peak anonymous ${peakAnonymous} MB, ` +
         `RSS after the reads ${rssMb(server.child)} MB`,
