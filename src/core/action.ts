@@ -3,6 +3,7 @@ import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../db/database.ts'
 import type { ExpectedAuthor } from '../store/contributions.ts'
 import type { CurrentParticipant } from '../store/participants.ts'
+import type { Publishing } from '../store/publication.ts'
 import type { Alerts } from './alerts.ts'
 import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from './clock.ts'
@@ -135,8 +136,8 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   paging?: readonly PagingDecl[]
   mcp?: McpBinding
   // Method syntax on purpose: it keeps every ActionDef<I, O> assignable to AnyAction, so the
-  // registry list needs no cast.
-  handler(ctx: ActionContext, input: Static<I>): Promise<Static<O>>
+  // registry list needs no cast. A write that drew public ids answers once they are public.
+  handler(ctx: ActionContext, input: Static<I>): Promise<Static<O> | Publishing<Static<O>>>
 }
 
 /**

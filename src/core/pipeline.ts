@@ -89,7 +89,7 @@ async function write(rt: Runtime, call: Call): Promise<unknown> {
   let author: Authenticated | undefined
   const once = async (recall: boolean) => {
     const options = { recall, authenticated: (given: Authenticated) => (author = given) }
-    return rt.publisher.resolve(
+    return rt.publisher.answer(
       await rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit, options)),
     )
   }

@@ -6,6 +6,7 @@ import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { prepared, type WriteOrder } from '../db/prepared.ts'
 import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
+import { drawnId, type DrawnId } from './publication.ts'
 import { isPostgres } from '../db/dialect.ts'
 import { keyHolderRows, type CurrentParticipant } from './participants.ts'
 import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
@@ -87,7 +88,7 @@ export type NewPostRow = Required<
  * What inserting a post came to: its id, or why nothing was written (`author_changed`: the author
  * it was written for is no longer as remembered, see ExpectedAuthor).
  */
-export type PostInsertion = { id: number } | 'client_id_taken' | 'no_reply_target' | 'author_changed'
+export type PostInsertion = { id: DrawnId } | 'client_id_taken' | 'no_reply_target' | 'author_changed'
 
 /**
  * A post written for an author the request did not read (core/known-authors.ts): the key it was
@@ -253,7 +254,7 @@ export async function insertContribution(
     )
     if (!answer?.author_ok) return 'author_changed'
     if (row.reply_to !== null && !answer.found) return 'no_reply_target'
-    return answer.id == null ? 'client_id_taken' : { id: Number(answer.id) }
+    return answer.id == null ? 'client_id_taken' : { id: drawnId(Number(answer.id)) }
   }
   if (author) throw new Error('a post for a remembered author is written on PostgreSQL only')
   // SQLite: looked up first, since an id once drawn from the counter must be used (ids stay dense).
@@ -268,7 +269,7 @@ export async function insertContribution(
     reply_to_participant_id: target ? target.participant_id : null,
   })
   await saveUsage(db, row.participant_id, usage)
-  return { id }
+  return { id: drawnId(id) }
 }
 
 function authorValues({ keyHash, participant }: ExpectedAuthor): AuthorValues {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { Publisher } from '../../src/core/publisher.ts'
+import { drawnId, Publisher, whenPublic } from '../../src/store/publication.ts'
 import { insertContribution } from '../../src/store/contributions.ts'
 import { findByKeyHash, insertKey } from '../../src/store/participants.ts'
 import { contributionUsage, emptyActivity, reclaimDeltaSpace, rollupUsage } from '../../src/store/usage.ts'
@@ -337,8 +337,16 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
         quarantined: 0,
         payload_hash: null,
       })
-      return { post: post.id, note: note.id }
+      return { post: post.id.drawn, note: note.id }
     })
+  /** What a write that drew these rows answers once they are public (store/publication.ts). */
+  const answerWith = (publisher: Publisher, { post, note }: { post: number; note: number }) =>
+    publisher.answer(
+      whenPublic([drawnId(post), drawnId(note)], (publicId) => ({
+        id: publicId(drawnId(post)),
+        note_id: publicId(drawnId(note)),
+      })),
+    )
 
   test('one publication gives both tables their public ids, and a root its thread', async () => {
     await insertTestParticipant(store().db, AUTHOR, 'Pending', AT)
@@ -367,7 +375,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const here = new Publisher(store())
     const elsewhere = new Publisher(store())
     const published = await elsewhere.flush()
-    const resolved = await here.resolve({ id: pending.post, note_id: pending.note })
+    const resolved = await answerWith(here, pending)
     assert.deepEqual(resolved, { id: published.get(pending.post), note_id: published.get(pending.note) })
   })
 
@@ -387,7 +395,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const publisher = new Publisher(watched)
     // The run publishes the rows before their writer asks: the writer then waits for a later run.
     const published = await publisher.flush()
-    const resolved = await publisher.resolve({ id: pending.post, note_id: pending.note })
+    const resolved = await answerWith(publisher, pending)
     assert.deepEqual(resolved, { id: published.get(pending.post), note_id: published.get(pending.note) })
     assert.equal(lookups, 0)
   })
@@ -406,7 +414,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     const named = await pendingPostAndNote(4)
     const other = await pendingPostAndNote(5)
     const publisher = new Publisher(store())
-    const resolved = (await publisher.resolve({ id: named.post, note_id: named.note })) as Record<string, number>
+    const resolved = (await answerWith(publisher, named)) as Record<string, number>
     assert.ok(resolved.id! > 0 && resolved.note_id! > 0, JSON.stringify(resolved))
     assert.deepEqual(await stillPending([other.post, other.note]), [true, true], 'rows no writer named wait')
     await publisher.sweep()
@@ -471,7 +479,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     // made while these tables hold a few rows.
     for (let n = 100; n < 108; n++) {
       const pending = await pendingPostAndNote(n)
-      await publisher.resolve({ id: pending.post, note_id: pending.note })
+      await answerWith(publisher, pending)
       await pendingPostAndNote(n + 100)
       await publisher.sweep()
     }
@@ -481,7 +489,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
       select 1000000 + n, ${AUTHOR}, 1000000 + n, 'connection', 'conversation', 'grown', 'grown-' || n, ${AT}
       from generate_series(1, 5000) as n`.execute(store().db)
     const pending = await pendingPostAndNote(300)
-    const resolved = (await publisher.resolve({ id: pending.post, note_id: pending.note })) as Record<string, number>
+    const resolved = (await answerWith(publisher, pending)) as Record<string, number>
     assert.ok(resolved.id! > 0 && resolved.note_id! > 0, JSON.stringify(resolved))
     const plans = await publisherPlans()
     assert.equal(plans.length, 2, "the named rows' statement and the sweep's")
