@@ -15,7 +15,6 @@ export const contribute = defineAction({
   http: { method: 'POST', path: '/api/clearing' },
   auth: 'participant',
   effect: 'write',
-  verifiesAuthor: true,
   trim: ['content'],
   input: ContributeInput,
   output: ContributeResult,

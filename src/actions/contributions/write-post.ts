@@ -2,7 +2,6 @@ import { usageOf } from '../../core/activity.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { AuthorChanged } from '../../core/known-authors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { findOwnByClientId, insertContribution } from '../../store/contributions.ts'
 import type { WriteOrder } from '../../db/prepared.ts'
@@ -74,8 +73,6 @@ export async function writePost(
   try {
     admit?.()
   } catch (refusal) {
-    // Decided on a remembered author: decided again on a fresh read, which a retry's answer needs too.
-    if (ctx.rememberedAuthor) throw new AuthorChanged()
     const earlier = await earlierPost(ctx, post)
     if (earlier) return { id: drawnId(Number(earlier.id)), duplicate: true }
     throw refusal
@@ -105,9 +102,7 @@ export async function writePost(
     },
     pending.usage,
     options,
-    ctx.rememberedAuthor,
   )
-  if (inserted === 'author_changed') throw new AuthorChanged()
   if (inserted === 'no_reply_target') {
     // A retry's target existed when it was first written: contributions are never deleted.
     throw new ServiceError('not_found', `reply_to ${post.replyTo} names no contribution.`, {
