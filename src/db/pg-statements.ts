@@ -46,10 +46,10 @@ export function isStalePlan(err: unknown): boolean {
 export const ENDS_TRANSACTION = '/* ends transaction */ '
 
 /**
- * Marks a check that goes out at once and is answered with the transaction's next statement
- * (`checkedAhead`, db/prepared.ts): it costs no round trip of its own. It must answer an error when
- * what it checks does not hold; that error then fails the next statement as a CheckFailed, and the
- * transaction rolls back.
+ * Marks a check held back to go out right before the transaction's next statement, in the same write,
+ * and be answered with it (`checkedAhead`, db/prepared.ts): it costs no round trip of its own. It must
+ * answer an error when what it checks does not hold; that error then fails the next statement as a
+ * CheckFailed, and the transaction rolls back. A transaction that sends nothing more never runs it.
  */
 export const CHECKED_AHEAD = '/* checked ahead */ '
 
@@ -104,8 +104,8 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
   let heldBegin: string | undefined
   // The transaction committed with its last write; its own COMMIT (or ROLLBACK) has nothing to do.
   let ended = false
-  // A check sent ahead whose answer comes with the next statement's (see CHECKED_AHEAD).
-  let check: Promise<unknown> | undefined
+  // A check held back to go out with the next statement, and be answered with it (see CHECKED_AHEAD).
+  let check: pg.QueryConfig | undefined
   const query = async (text: unknown, parameters?: unknown[]) => {
     if (typeof text !== 'string') {
       // A query object (a cursor, say) goes out as it is, so a held BEGIN goes out alone before it.
@@ -113,7 +113,7 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
       heldBegin = undefined
       check = undefined
       if (begin !== undefined) await client.query(begin)
-      await ahead
+      if (ahead !== undefined) await checked(ahead)
       return client.query(text as pg.QueryConfig)
     }
     const values = parameters ?? []
@@ -167,7 +167,7 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
     const sent: Array<Promise<unknown>> = []
     if (heldBegin !== undefined) sent.push(client.query(heldBegin))
     heldBegin = undefined
-    if (check !== undefined) sent.push(check)
+    if (check !== undefined) sent.push(checked(check))
     check = undefined
     const answer = client.query(config)
     sent.push(answer)
@@ -183,20 +183,16 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
     for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
     return answer
   }
-  /** Sends a check (and a held BEGIN) without waiting: its answer is awaited with the next statement. */
+  /** Holds a check back: it goes out right before the next statement, in the same write. */
   const sendAhead = (config: pg.QueryConfig) => {
-    const sent: Array<Promise<unknown>> = []
-    if (heldBegin !== undefined) sent.push(client.query(heldBegin))
-    heldBegin = undefined
-    if (check !== undefined) sent.push(check)
-    const answered = client.query(config).catch((err: unknown) => {
-      throw new CheckFailed(err)
-    })
-    check = Promise.all([...sent, answered])
-    // Awaited with the next statement; a transaction given up before one must not leave it unheard.
-    check.catch(() => {})
+    if (check !== undefined) throw new Error('one check ahead at a time')
+    check = config
     return nothingSent()
   }
+  const checked = (config: pg.QueryConfig) =>
+    client.query(config).catch((err: unknown) => {
+      throw new CheckFailed(err)
+    })
   const wrapper = {
     query,
     release: (destroy?: boolean) => {
