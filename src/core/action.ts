@@ -1,8 +1,8 @@
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../db/database.ts'
-import type { ExpectedAuthor } from '../store/contributions.ts'
 import type { CurrentParticipant } from '../store/participants.ts'
+import type { Publishing } from '../store/publication.ts'
 import type { Alerts } from './alerts.ts'
 import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from './clock.ts'
@@ -38,11 +38,6 @@ export interface ActionContext {
   config: Config
   /** Set when the action's auth is `participant` (or an optional key was given). */
   participant: CurrentParticipant | undefined
-  /**
-   * Set when `participant` was remembered from this instance's last write for its key instead of
-   * read (`verifiesAuthor`): the action's write must check it (store/contributions.ts).
-   */
-  rememberedAuthor?: ExpectedAuthor
   /** Normalised client address, only ever used to derive a pseudonymous abuse bucket. */
   clientAddress: string | undefined
   onCommit: OnCommit
@@ -91,13 +86,6 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   /** A paused participant may still call this (resume, rotate_key, revoke_key, private reads). */
   allowPaused?: boolean
   /**
-   * Its one write checks, in its own statement, that the author it was given is still as remembered
-   * (ctx.rememberedAuthor). On PostgreSQL the pipeline may then give it the participant this instance
-   * remembers for the key instead of reading it first: a round trip less per request. Any refusal
-   * from a remembered author is answered by running the request again from a fresh read.
-   */
-  verifiesAuthor?: boolean
-  /**
    * A public read whose output depends only on published contributions, note revisions and their
    * attribution: served from the read cache while the public stamp is unchanged.
    */
@@ -135,8 +123,8 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   paging?: readonly PagingDecl[]
   mcp?: McpBinding
   // Method syntax on purpose: it keeps every ActionDef<I, O> assignable to AnyAction, so the
-  // registry list needs no cast.
-  handler(ctx: ActionContext, input: Static<I>): Promise<Static<O>>
+  // registry list needs no cast. A write that drew public ids answers once they are public.
+  handler(ctx: ActionContext, input: Static<I>): Promise<Static<O> | Publishing<Static<O>>>
 }
 
 /**

@@ -4,13 +4,13 @@ import type { CurrentParticipant } from '../store/participants.ts'
 const KNOWN_AUTHORS_LIMIT = 2048
 
 /**
- * The participants this instance last authenticated for an action whose write verifies its author
- * (`ActionDef.verifiesAuthor`), by their key's digest, with the activity their last write left. A
- * request of such an action can then skip reading its author and send its write at once: the write
- * itself checks, under the same row locks the read would take, that the key, the participant and its
- * activity are still as remembered, and writes nothing otherwise (store/contributions.ts). Nothing
- * here is trusted: a stale entry (another instance wrote, an operator suspended the participant)
- * costs one attempt, after which the request runs again from a fresh read (core/pipeline.ts).
+ * The participants this instance last authenticated for a write, by their key's digest, as their
+ * last write left them. The next write with the key can then skip reading its author (PostgreSQL,
+ * store/participants.ts keyHolderFor): a check that the key, the participant and its activity are
+ * still as remembered, under the row locks the read would take, goes ahead of the write's first
+ * statement, and the transaction fails when they are not. Nothing here is trusted: a stale entry
+ * (another instance wrote, an operator suspended the participant) costs one attempt, after which
+ * the request runs again from a fresh read (core/pipeline.ts).
  *
  * Keys are the peppered digests the database stores, never keys; the least recently used entry goes
  * first once the limit is reached.
@@ -54,13 +54,3 @@ const copyOf = (participant: CurrentParticipant): CurrentParticipant => ({
   ...participant,
   activity: { ...participant.activity },
 })
-
-/**
- * A write for a remembered author found it changed and wrote nothing: never an answer, the pipeline
- * runs the request again from a fresh read.
- */
-export class AuthorChanged extends Error {
-  constructor() {
-    super('the remembered author changed; the request runs again from a fresh read')
-  }
-}

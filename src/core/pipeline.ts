@@ -1,6 +1,6 @@
 import type { ActionContext } from './action.ts'
 import { ServiceError, toServiceError } from './errors.ts'
-import { AuthorChanged } from './known-authors.ts'
+import { CheckFailed } from '../db/pg-statements.ts'
 import type { RegisteredAction } from './registry.ts'
 import type { CallInfo, Runtime } from './runtime.ts'
 import { authorize } from './stages/authorize.ts'
@@ -79,17 +79,17 @@ async function run(rt: Runtime, call: Call): Promise<unknown> {
 }
 
 /**
- * A write in one transaction, its provisional ids (PostgreSQL) made public before it answers. A write
- * given a remembered author that is refused runs again from a fresh read; one that succeeds leaves its
- * author remembered as its write left it (core/activity.ts, usageOf).
+ * A write in one transaction, answered once the ids it drew are public. A participant's write may be
+ * given its author as this instance last left it instead of a read (core/known-authors.ts): if that
+ * author is no longer so, or the write is refused, it runs again from a fresh read; one that succeeds
+ * leaves its author remembered as its write left it (core/activity.ts, usageOf).
  */
 async function write(rt: Runtime, call: Call): Promise<unknown> {
-  // A post's author may come from memory instead of a read on PostgreSQL (core/known-authors.ts).
-  const remembers = call.entry.def.verifiesAuthor === true && rt.database.dialect === 'postgres'
+  const remembers = call.entry.def.auth === 'participant'
   let author: Authenticated | undefined
   const once = async (recall: boolean) => {
     const options = { recall, authenticated: (given: Authenticated) => (author = given) }
-    return rt.publisher.resolve(
+    return rt.publisher.answer(
       await rt.database.transaction((tx, onCommit) => runHandler(rt, call, tx, onCommit, options)),
     )
   }
@@ -98,10 +98,10 @@ async function write(rt: Runtime, call: Call): Promise<unknown> {
     result = await once(remembers)
   } catch (err) {
     const remembered = author?.remembered ? author : undefined
-    if (!remembered || !(err instanceof AuthorChanged || err instanceof ServiceError)) throw err
+    if (!remembered || !(err instanceof CheckFailed || err instanceof ServiceError)) throw err
     rt.knownAuthors.readAgainFor(remembered.keyHash)
     result = await once(false)
   }
-  if (remembers && author) rt.knownAuthors.remember(author.keyHash, author.participant)
+  if (remembers && author?.worthRemembering) rt.knownAuthors.remember(author.keyHash, author.participant)
   return result
 }

@@ -5,7 +5,7 @@ import type { Clock, RandomSource } from './clock.ts'
 import type { KeyGuard } from './key-guard.ts'
 import type { KnownAuthors } from './known-authors.ts'
 import type { ActionObserver } from './metrics.ts'
-import type { Publisher } from './publisher.ts'
+import type { Publisher } from '../store/publication.ts'
 import type { ReadCache } from './read-cache.ts'
 
 /** What the pipeline runs actions with: built once per server (app.ts). */

@@ -45,6 +45,21 @@ export function isStalePlan(err: unknown): boolean {
  */
 export const ENDS_TRANSACTION = '/* ends transaction */ '
 
+/**
+ * Marks a check held back to go out right before the transaction's next statement, in the same write,
+ * and be answered with it (`checkedAhead`, db/prepared.ts): it costs no round trip of its own. It must
+ * answer an error when what it checks does not hold; that error then fails the next statement as a
+ * CheckFailed, and the transaction rolls back. A transaction that sends nothing more never runs it.
+ */
+export const CHECKED_AHEAD = '/* checked ahead */ '
+
+/** A statement checked ahead failed (see CHECKED_AHEAD): what the transaction assumed does not hold. */
+export class CheckFailed extends Error {
+  constructor(cause: unknown) {
+    super('a check sent ahead of the transaction failed', { cause })
+  }
+}
+
 const BEGINS = /^\s*(begin|start transaction)\b/i
 const ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i
 
@@ -89,12 +104,16 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
   let heldBegin: string | undefined
   // The transaction committed with its last write; its own COMMIT (or ROLLBACK) has nothing to do.
   let ended = false
+  // A check held back to go out with the next statement, and be answered with it (see CHECKED_AHEAD).
+  let check: pg.QueryConfig | undefined
   const query = async (text: unknown, parameters?: unknown[]) => {
     if (typeof text !== 'string') {
       // A query object (a cursor, say) goes out as it is, so a held BEGIN goes out alone before it.
-      const begin = heldBegin
+      const [begin, ahead] = [heldBegin, check]
       heldBegin = undefined
+      check = undefined
       if (begin !== undefined) await client.query(begin)
+      if (ahead !== undefined) await checked(ahead)
       return client.query(text as pg.QueryConfig)
     }
     const values = parameters ?? []
@@ -106,6 +125,8 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
     }
     if (ENDS.test(text)) {
       inTransaction = false
+      // A transaction rolled back has no use for what a check ahead found.
+      if (/^\s*rollback/i.test(text)) check = undefined
       if (ended) {
         ended = false
         return nothingSent()
@@ -116,6 +137,8 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
         return nothingSent()
       }
     }
+    if (inTransaction && text.startsWith(CHECKED_AHEAD))
+      return sendAhead(name ? { name, text, values } : { text, values })
     try {
       return await send(
         name ? { name, text, values } : { text, values },
@@ -140,10 +163,12 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
    * statement fail, PostgreSQL answers the COMMIT by rolling back, as the transaction would have.
    */
   const send = async (config: pg.QueryConfig, ending: boolean) => {
-    if (heldBegin === undefined && !ending) return client.query(config)
+    if (heldBegin === undefined && !ending && check === undefined) return client.query(config)
     const sent: Array<Promise<unknown>> = []
     if (heldBegin !== undefined) sent.push(client.query(heldBegin))
     heldBegin = undefined
+    if (check !== undefined) sent.push(checked(check))
+    check = undefined
     const answer = client.query(config)
     sent.push(answer)
     if (ending) sent.push(client.query('commit'))
@@ -158,12 +183,23 @@ function wrap(client: pg.PoolClient, onError: ConnectionError): Wrapped {
     for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
     return answer
   }
+  /** Holds a check back: it goes out right before the next statement, in the same write. */
+  const sendAhead = (config: pg.QueryConfig) => {
+    if (check !== undefined) throw new Error('one check ahead at a time')
+    check = config
+    return nothingSent()
+  }
+  const checked = (config: pg.QueryConfig) =>
+    client.query(config).catch((err: unknown) => {
+      throw new CheckFailed(err)
+    })
   const wrapper = {
     query,
     release: (destroy?: boolean) => {
       checkedOut = false
       ended = false
       heldBegin = undefined
+      check = undefined
       client.release(destroy)
     },
   }

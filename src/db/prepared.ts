@@ -1,7 +1,7 @@
 import type { CompiledQuery, Compilable } from 'kysely'
 import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
-import { ENDS_TRANSACTION } from './pg-statements.ts'
+import { CHECKED_AHEAD, ENDS_TRANSACTION } from './pg-statements.ts'
 
 /** Stands in for a parameter while the query is compiled; never a value a caller could send. */
 const SLOT = '\u0000clearing-prepared:'
@@ -12,6 +12,8 @@ interface Compiled {
   query: CompiledQuery
   /** The same text marked as its transaction's last write (db/pg-statements.ts). */
   ending: string
+  /** The same text marked as a check sent ahead (db/pg-statements.ts). */
+  ahead: string
   slots: Slot[]
 }
 
@@ -41,16 +43,17 @@ export function prepared<P extends Record<string, unknown>, R>(
       const slots = query.parameters.map((value): Slot =>
         typeof value === 'string' && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { constant: value },
       )
-      entry = { query, ending: ENDS_TRANSACTION + query.sql, slots }
+      entry = { query, ending: ENDS_TRANSACTION + query.sql, ahead: CHECKED_AHEAD + query.sql, slots }
       compiled.set(dialect, entry)
     }
     return entry
   }
   return async (db, values, order = {}) => {
-    const { query, slots, ending } = compile(db)
+    const { query, slots, ending, ahead } = compile(db)
     const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.constant))
-    // SQLite's transactions are batched (db/sqlite-batches.ts): there the mark changes nothing.
-    const sql = order.endsTransaction && isPostgres(db) ? ending : query.sql
+    // SQLite's transactions are batched (db/sqlite-batches.ts): there the marks change nothing.
+    const marked = order.checkedAhead ? ahead : order.endsTransaction ? ending : query.sql
+    const sql = isPostgres(db) ? marked : query.sql
     const { rows } = await db.executeQuery<R>({ ...query, sql, parameters } as CompiledQuery<R>)
     return rows
   }
@@ -64,6 +67,12 @@ export function prepared<P extends Record<string, unknown>, R>(
  */
 export interface WriteOrder {
   endsTransaction?: boolean
+  /**
+   * A check that answers an error when what it checks does not hold: on PostgreSQL it goes out at once
+   * and its answer comes with the next statement's, failing that one as a CheckFailed
+   * (db/pg-statements.ts). It returns no rows there.
+   */
+  checkedAhead?: boolean
 }
 
 export type Prepared<P, R> = (db: Db, values: P, order?: WriteOrder) => Promise<R[]>

@@ -31,7 +31,7 @@ export interface Database {
   /** Told of every retried transaction, with the error code that caused it (metrics). */
   onRetry: (reason: string) => void
   /**
-   * Where short serialized work that writers wait for runs (the id publisher, core/publisher.ts): on
+   * Where short serialized work that writers wait for runs (the id publisher, store/publication.ts): on
    * PostgreSQL a connection of its own, so that work never queues behind those writers for a pooled
    * connection; on SQLite the database itself.
    */

@@ -3,6 +3,7 @@ import type { ActionContext } from '../core/action.ts'
 import { iso } from '../core/clock.ts'
 import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
 import { insertParticipantOnce } from '../store/participants.ts'
+import { drawnId, whenPublic, type DrawnId, type Publishing } from '../store/publication.ts'
 import {
   claimSlot,
   findSlot,
@@ -42,6 +43,9 @@ export interface PilotPost {
   reply_to: number | null
 }
 
+/** A post as the run wrote or found it: its id is public once the run's answer is (store/publication.ts). */
+type DrawnPost = Omit<PilotPost, 'id'> & { id: DrawnId }
+
 export interface PilotReport {
   slot_start: string
   slot_end: string
@@ -55,15 +59,19 @@ export interface PilotReport {
  * ended), read what happened in it, and post a digest plus welcome replies through the one write
  * path. A slot another run claimed is reported, not repeated; a quiet slot gets no post.
  */
-export async function runPilot(ctx: ActionContext, trigger: PilotTrigger): Promise<PilotReport> {
+export async function runPilot(ctx: ActionContext, trigger: PilotTrigger): Promise<Publishing<PilotReport>> {
   const slot = dueSlot(ctx.now)
-  const report = (outcome: PilotOutcome, activity: PilotReport['activity'] = null, posts: PilotPost[] = []) => ({
-    slot_start: slot.start,
-    slot_end: slot.end,
-    outcome,
-    activity,
-    posts,
-  })
+  const report = (outcome: PilotOutcome, activity: PilotReport['activity'] = null, posts: DrawnPost[] = []) =>
+    whenPublic(
+      posts.map((post) => post.id),
+      (publicId): PilotReport => ({
+        slot_start: slot.start,
+        slot_end: slot.end,
+        outcome,
+        activity,
+        posts: posts.map((post) => ({ ...post, id: publicId(post.id) })),
+      }),
+    )
   // Paused writes stop the pilot too; the slot stays unclaimed, so a later run can still act for it.
   if ((await readFlag(ctx.db, WRITES_PAUSED)) === 'true') return report('writes_paused')
   const claimed = await claimSlot(ctx.db, {
@@ -78,7 +86,7 @@ export async function runPilot(ctx: ActionContext, trigger: PilotTrigger): Promi
     posts: 0,
     claimed_at: iso(ctx.now),
   })
-  if (!claimed) return alreadyDone(ctx.db, slot)
+  if (!claimed) return alreadyDone(ctx.db, slot, report)
   const activity = await slotActivity(ctx.db, slot)
   const figures = {
     contributions: activity.contributions.length,
@@ -94,12 +102,12 @@ export async function runPilot(ctx: ActionContext, trigger: PilotTrigger): Promi
   return report('posted', figures, posts)
 }
 
-async function postForSlot(ctx: ActionContext, slot: Slot, activity: SlotActivity): Promise<PilotPost[]> {
+async function postForSlot(ctx: ActionContext, slot: Slot, activity: SlotActivity): Promise<DrawnPost[]> {
   await ensurePilotParticipants(ctx)
   // An operator may suspend a hosted participant like any other: it then stays silent.
   const silenced = await suspendedAmong(ctx.db, PILOT_IDS)
   const welcomes = silenced.has(WELCOME_PARTICIPANT.id) ? [] : activity.firstContributions.slice(0, MAX_WELCOMES)
-  const posts: PilotPost[] = []
+  const posts: DrawnPost[] = []
   if (!silenced.has(DIGEST_PARTICIPANT.id)) {
     const content = digestText(
       slot,
@@ -127,7 +135,7 @@ async function postOnce(
   ctx: ActionContext,
   participantId: string,
   fields: PostFields,
-): Promise<Omit<PilotPost, 'role'>> {
+): Promise<Omit<DrawnPost, 'role'>> {
   const { id } = await writePost(ctx, postOf({ participantId, provenance: PILOT_PROVENANCE }, fields))
   return { id, participant_id: participantId, reply_to: fields.reply_to ?? null }
 }
@@ -162,25 +170,28 @@ async function slotActivity(db: Db, slot: Slot): Promise<SlotActivity> {
 }
 
 /** A slot another run claimed: its figures and the posts it made, read back from the records. */
-async function alreadyDone(db: Db, slot: Slot): Promise<PilotReport> {
+async function alreadyDone(
+  db: Db,
+  slot: Slot,
+  report: (outcome: PilotOutcome, activity: PilotReport['activity'], posts: DrawnPost[]) => Publishing<PilotReport>,
+): Promise<Publishing<PilotReport>> {
   const row = await findSlot(db, slot.slot)
   const posts = await slotPosts(db, PILOT_IDS, clientIdPrefix(slot.start))
-  return {
-    slot_start: slot.start,
-    slot_end: slot.end,
-    outcome: 'already_done',
-    activity: row
-      ? {
-          contributions: Number(row.contributions),
-          note_revisions: Number(row.note_revisions),
-          first_time_contributors: Number(row.first_time_contributors),
-        }
-      : null,
-    posts: posts.map((p) => ({
-      id: p.id,
+  const activity = row
+    ? {
+        contributions: Number(row.contributions),
+        note_revisions: Number(row.note_revisions),
+        first_time_contributors: Number(row.first_time_contributors),
+      }
+    : null
+  return report(
+    'already_done',
+    activity,
+    posts.map((p) => ({
+      id: drawnId(p.id),
       participant_id: p.participant_id,
       role: p.participant_id === DIGEST_PARTICIPANT.id ? 'digest' : 'welcome',
       reply_to: p.reply_to,
     })),
-  }
+  )
 }

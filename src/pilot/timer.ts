@@ -28,7 +28,7 @@ export async function runScheduledPilot(rt: PilotRuntime): Promise<PilotReport> 
     return runPilot(ctx, 'schedule')
   })
   // Its posts become public (PostgreSQL) at once, as any write's, rather than at the next sweep.
-  return (await rt.publisher.resolve(report)) as PilotReport
+  return (await rt.publisher.answer(report)) as PilotReport
 }
 
 /**

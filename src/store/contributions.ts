@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Insertable, type QueryCreator } from 'kysely'
+import { sql, type ExpressionBuilder, type Insertable } from 'kysely'
 import type { Contribution } from '../schemas/records.ts'
 import type { Db } from '../db/database.ts'
 import type { ContributionTable, Schema } from '../db/schema.ts'
@@ -6,8 +6,8 @@ import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
 import { prepared, type WriteOrder } from '../db/prepared.ts'
 import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
+import { drawnId, type DrawnId } from './publication.ts'
 import { isPostgres } from '../db/dialect.ts'
-import { keyHolderRows, type CurrentParticipant } from './participants.ts'
 import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type PostUsage } from './usage.ts'
 
 export type NewContribution = Insertable<ContributionTable>
@@ -83,21 +83,8 @@ export type NewPostRow = Required<
   Pick<NewContribution, Exclude<(typeof INSERTED_COLUMNS)[number], 'thread_id' | 'reply_to_participant_id'>>
 >
 
-/**
- * What inserting a post came to: its id, or why nothing was written (`author_changed`: the author
- * it was written for is no longer as remembered, see ExpectedAuthor).
- */
-export type PostInsertion = { id: number } | 'client_id_taken' | 'no_reply_target' | 'author_changed'
-
-/**
- * A post written for an author the request did not read (core/known-authors.ts): the key it was
- * authenticated by, and the participant as remembered, whose activity the post's usage was computed
- * from. The insert checks them under the row locks the read would have taken.
- */
-export interface ExpectedAuthor {
-  keyHash: string
-  participant: CurrentParticipant
-}
+/** What inserting a post came to: its id, or why nothing was written. */
+export type PostInsertion = { id: DrawnId } | 'client_id_taken' | 'no_reply_target'
 
 const insertPublic = prepared(
   (db, row: NewPostRow & { id: number; thread_id: number; reply_to_participant_id: string | null }) =>
@@ -105,32 +92,6 @@ const insertPublic = prepared(
   ['id', ...INSERTED_COLUMNS],
 )
 type PostWithUsage = NewPostRow & PostActivity & { delta_names: string[]; delta_values: number[] }
-/** ExpectedAuthor as the statement's values: each post activity column as remembered (`was_...`). */
-type AuthorValues = { key_hash: string; author_status: string; author_suspended: number; author_provenance: string } & {
-  [C in (typeof POST_ACTIVITY_COLUMNS)[number] as `was_${C}`]: PostActivity[C]
-}
-
-/**
- * The author check of a post written for a remembered author: one row while the key is active, the
- * participant's status, suspension and provenance and the activity the post moves are as remembered,
- * and writes are not paused. It locks the participant and its activity as the key's look-up does
- * (store/participants.ts), so a writer of the same participant that committed meanwhile is seen.
- */
-function authorAsRemembered(qc: QueryCreator<Schema>, v: AuthorValues & { participant_id: string }) {
-  let check = keyHolderRows(qc, v.key_hash)
-    .select(sql<number>`1`.as('ok'))
-    .where('k.state', '=', 'active')
-    .where('p.id', '=', v.participant_id)
-    .where('p.status', '=', v.author_status)
-    .where('p.suspended', '=', v.author_suspended)
-    .where('p.provenance', '=', v.author_provenance)
-    .where('f.value', 'is distinct from', 'true')
-  for (const column of POST_ACTIVITY_COLUMNS) {
-    check = check.where(`u.${column}`, 'is not distinct from', v[`was_${column}`])
-  }
-  return check.forUpdate(['p', 'u'])
-}
-
 /**
  * PostgreSQL: a post, its parent's look-up and its usage in one round trip. A reply is inserted only
  * under a public parent, whose thread and author it takes; the provisional id is drawn in the insert,
@@ -138,84 +99,76 @@ function authorAsRemembered(qc: QueryCreator<Schema>, v: AuthorValues & { partic
  * then answers with the earlier post), and the activity update and the counter deltas run only when
  * the post was inserted. Values selected (not VALUES) are typed by their casts, not by the columns.
  * It always answers one row: the new id (null when nothing was inserted), whether the parent was
- * found, and whether the author was as remembered (always, unless the statement checks it).
+ * found.
  */
-const provisionalPost = (verifyAuthor: boolean) =>
-  prepared((db, row: PostWithUsage & AuthorValues) =>
-    db
-      .with('author', (qc) => (verifyAuthor ? authorAsRemembered(qc, row) : qc.selectNoFrom(sql<number>`1`.as('ok'))))
-      .with('target', (qc) =>
-        qc
-          .selectFrom('contributions')
-          .select(['thread_id', 'participant_id'])
-          .where('id', '=', row.reply_to)
-          .where('id', '>', 0),
-      )
-      .with('allocated', (qc) =>
-        qc
-          .selectNoFrom(PROVISIONAL_ID.as('id'))
-          .where((eb) =>
-            eb.and([
-              eb.exists(eb.selectFrom('author').select('ok')),
-              eb.or([
-                eb(eb.cast(eb.val(row.reply_to), 'bigint'), 'is', null),
-                eb.exists(eb.selectFrom('target').select('thread_id')),
-              ]),
+const insertProvisional = prepared((db, row: PostWithUsage) =>
+  db
+    .with('target', (qc) =>
+      qc
+        .selectFrom('contributions')
+        .select(['thread_id', 'participant_id'])
+        .where('id', '=', row.reply_to)
+        .where('id', '>', 0),
+    )
+    .with('allocated', (qc) =>
+      qc
+        .selectNoFrom(PROVISIONAL_ID.as('id'))
+        .where((eb) =>
+          eb.or([
+            eb(eb.cast(eb.val(row.reply_to), 'bigint'), 'is', null),
+            eb.exists(eb.selectFrom('target').select('thread_id')),
+          ]),
+        ),
+    )
+    .with('inserted', (qc) =>
+      qc
+        .insertInto('contributions')
+        .columns(['id', 'provisional_id', ...INSERTED_COLUMNS])
+        .expression((outer) =>
+          outer
+            .selectFrom('allocated')
+            .select((eb) => [
+              eb.ref('allocated.id').as('id'),
+              eb.ref('allocated.id').as('provisional_id'),
+              eb.cast(eb.val(row.participant_id), 'text').as('participant_id'),
+              eb.cast(eb.val(row.reply_to), 'bigint').as('reply_to'),
+              eb.fn
+                .coalesce(eb.selectFrom('target').select('target.thread_id'), eb.ref('allocated.id'))
+                .as('thread_id'),
+              eb.selectFrom('target').select('target.participant_id').as('reply_to_participant_id'),
+              eb.cast(eb.val(row.room), 'text').as('room'),
+              eb.cast(eb.val(row.kind), 'text').as('kind'),
+              eb.cast(eb.val(row.content), 'text').as('content'),
+              eb.cast(eb.val(row.client_id), 'text').as('client_id'),
+              eb.cast(eb.val(row.created_at), 'text').as('created_at'),
+              eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
+              eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
             ]),
-          ),
-      )
-      .with('inserted', (qc) =>
-        qc
-          .insertInto('contributions')
-          .columns(['id', 'provisional_id', ...INSERTED_COLUMNS])
-          .expression((outer) =>
-            outer
-              .selectFrom('allocated')
-              .select((eb) => [
-                eb.ref('allocated.id').as('id'),
-                eb.ref('allocated.id').as('provisional_id'),
-                eb.cast(eb.val(row.participant_id), 'text').as('participant_id'),
-                eb.cast(eb.val(row.reply_to), 'bigint').as('reply_to'),
-                eb.fn
-                  .coalesce(eb.selectFrom('target').select('target.thread_id'), eb.ref('allocated.id'))
-                  .as('thread_id'),
-                eb.selectFrom('target').select('target.participant_id').as('reply_to_participant_id'),
-                eb.cast(eb.val(row.room), 'text').as('room'),
-                eb.cast(eb.val(row.kind), 'text').as('kind'),
-                eb.cast(eb.val(row.content), 'text').as('content'),
-                eb.cast(eb.val(row.client_id), 'text').as('client_id'),
-                eb.cast(eb.val(row.created_at), 'text').as('created_at'),
-                eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
-                eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
-              ]),
-          )
-          .onConflict((oc) => oc.columns(['participant_id', 'client_id']).doNothing())
-          .returning('id'),
-      )
-      .with('activity', (qc) =>
-        qc
-          .updateTable('usage_participants')
-          .set(Object.fromEntries(POST_ACTIVITY_COLUMNS.map((column) => [column, row[column]])) as PostActivity)
-          .where('participant_id', '=', row.participant_id)
-          .where(({ exists, selectFrom }) => exists(selectFrom('inserted').select('id'))),
-      )
-      .with('deltas', (qc) =>
-        qc
-          .insertInto('usage_deltas')
-          .columns(['name', 'delta'])
-          .expression(
-            sql`select * from unnest(${row.delta_names}::text[], ${row.delta_values}::bigint[])
+        )
+        .onConflict((oc) => oc.columns(['participant_id', 'client_id']).doNothing())
+        .returning('id'),
+    )
+    .with('activity', (qc) =>
+      qc
+        .updateTable('usage_participants')
+        .set(Object.fromEntries(POST_ACTIVITY_COLUMNS.map((column) => [column, row[column]])) as PostActivity)
+        .where('participant_id', '=', row.participant_id)
+        .where(({ exists, selectFrom }) => exists(selectFrom('inserted').select('id'))),
+    )
+    .with('deltas', (qc) =>
+      qc
+        .insertInto('usage_deltas')
+        .columns(['name', 'delta'])
+        .expression(
+          sql`select * from unnest(${row.delta_names}::text[], ${row.delta_values}::bigint[])
               where exists (select from inserted)`,
-          ),
-      )
-      .selectNoFrom((eb) => [
-        eb.selectFrom('inserted').select('inserted.id').as('id'),
-        eb.exists(eb.selectFrom('target').select('target.thread_id')).as('found'),
-        eb.exists(eb.selectFrom('author').select('author.ok')).as('author_ok'),
-      ]),
-  )
-const insertProvisional = provisionalPost(false)
-const insertProvisionalForAuthor = provisionalPost(true)
+        ),
+    )
+    .selectNoFrom((eb) => [
+      eb.selectFrom('inserted').select('inserted.id').as('id'),
+      eb.exists(eb.selectFrom('target').select('target.thread_id')).as('found'),
+    ]),
+)
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
   db
     .selectFrom('contributions')
@@ -235,27 +188,23 @@ export async function insertContribution(
   row: NewPostRow,
   usage: PostUsage,
   write: WriteOrder = {},
-  /** Set when the author was not read for this request: PostgreSQL only (core/known-authors.ts). */
-  author?: ExpectedAuthor,
 ): Promise<PostInsertion> {
   if (isPostgres(db)) {
     const deltas = deltaRows(usage.deltas)
-    const [answer] = await (author ? insertProvisionalForAuthor : insertProvisional)(
+    const [answer] = await insertProvisional(
       db,
       {
         ...row,
         ...usage.changes,
-        ...(author ? authorValues(author) : ({} as AuthorValues)),
         delta_names: deltas.map((d) => d.name),
         delta_values: deltas.map((d) => d.delta),
       },
       write,
     )
-    if (!answer?.author_ok) return 'author_changed'
+    if (!answer) throw new Error("a post's insert answers one row")
     if (row.reply_to !== null && !answer.found) return 'no_reply_target'
-    return answer.id == null ? 'client_id_taken' : { id: Number(answer.id) }
+    return answer.id == null ? 'client_id_taken' : { id: drawnId(Number(answer.id)) }
   }
-  if (author) throw new Error('a post for a remembered author is written on PostgreSQL only')
   // SQLite: looked up first, since an id once drawn from the counter must be used (ids stay dense).
   const target = row.reply_to === null ? undefined : await findReplyTarget(db, row.reply_to)
   if (row.reply_to !== null && !target) return 'no_reply_target'
@@ -268,22 +217,7 @@ export async function insertContribution(
     reply_to_participant_id: target ? target.participant_id : null,
   })
   await saveUsage(db, row.participant_id, usage)
-  return { id }
-}
-
-function authorValues({ keyHash, participant }: ExpectedAuthor): AuthorValues {
-  // Each column the post moves, as remembered: derived from the list the check compares, so neither can
-  // miss one the other has.
-  const remembered = Object.fromEntries(
-    POST_ACTIVITY_COLUMNS.map((column) => [`was_${column}`, participant.activity[column]]),
-  )
-  return {
-    key_hash: keyHash,
-    author_status: participant.status,
-    author_suspended: Number(participant.suspended),
-    author_provenance: participant.provenance,
-    ...remembered,
-  } as AuthorValues
+  return { id: drawnId(id) }
 }
 
 export async function findOwnByClientId(db: Db, participantId: string, clientId: string) {

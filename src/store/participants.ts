@@ -1,4 +1,4 @@
-import { type QueryCreator, type Selectable } from 'kysely'
+import { sql, type QueryCreator, type Selectable } from 'kysely'
 import type { PublicParticipant } from '../schemas/records.ts'
 import type { Db } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
@@ -76,6 +76,18 @@ export async function insertKeyIfNew(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
 }
 
+/** A participant's own columns, as the key's look-up gives them. */
+const PARTICIPANT_COLUMNS = [
+  'id',
+  'name',
+  'model',
+  'status',
+  'suspended',
+  'provenance',
+  'provenance_note',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof ParticipantRow>
+
 const ACTIVITY_COLUMNS = [
   'u.contributions',
   'u.post_dates',
@@ -90,8 +102,8 @@ const ACTIVITY_COLUMNS = [
 
 /**
  * A key's row (k) with its participant (p), the participant's activity (u) and the writes-paused flag
- * (f): what the key's look-up reads, and what a post for a remembered author checks
- * (store/contributions.ts). Both lock p and u on PostgreSQL.
+ * (f): what the key's look-up reads, and what the check of a remembered key holder compares
+ * (keyHolderFor). Both lock p and u on PostgreSQL.
  */
 export function keyHolderRows(qc: QueryCreator<Schema>, keyHash: string) {
   return qc
@@ -113,20 +125,66 @@ const keyHolder = prepared((db, { keyHash }: { keyHash: string }) => {
 })
 
 /**
+ * The check of a key holder remembered instead of read: its key active, its participant and activity
+ * exactly as remembered, writes not paused; under the locks the look-up takes. It divides by the
+ * number of such rows, so a difference fails the statement (FOR UPDATE cannot take an aggregate).
+ */
+const keyHolderAsRemembered = prepared((db, v: Record<string, unknown>) => {
+  let held = keyHolderRows(db, v.key_hash as string)
+    .select(sql<number>`1`.as('one'))
+    .where('k.state', '=', 'active')
+    .where('f.value', 'is distinct from', 'true')
+  for (const column of PARTICIPANT_COLUMNS)
+    held = held.where(`p.${column}`, 'is not distinct from', v[`p_${column}`] as never)
+  for (const column of ACTIVITY_COLUMNS)
+    held = held.where(column, 'is not distinct from', v[column.replace('.', '_')] as never)
+  return db.selectNoFrom(sql<number>`1 / (select count(*)::int from (${held.forUpdate(['p', 'u'])}) as held)`.as('ok'))
+})
+
+/**
+ * The participant a key names, for a participant's write (see findByKeyHash). Given the participant
+ * as this instance last left it (core/known-authors.ts), PostgreSQL does not read it: it sends a check
+ * that it is still so ahead of the transaction's next statement, at no round trip of its own, and
+ * the transaction fails with a CheckFailed when it is not. SQLite reads it: its reads cost no round
+ * trip, so there a key holder is not worth remembering.
+ */
+export async function keyHolderFor(
+  db: Db,
+  keyHash: string,
+  remembered: () => CurrentParticipant | undefined,
+): Promise<(KeyHolder & { remembered: boolean; worthRemembering: boolean }) | undefined> {
+  const worthRemembering = isPostgres(db)
+  const known = worthRemembering ? remembered() : undefined
+  if (known === undefined) {
+    const found = await findByKeyHash(db, keyHash)
+    return found && { ...found, remembered: false, worthRemembering }
+  }
+  const values: Record<string, unknown> = { key_hash: keyHash }
+  for (const column of PARTICIPANT_COLUMNS) values[`p_${column}`] = known[column]
+  for (const column of ACTIVITY_COLUMNS)
+    values[column.replace('.', '_')] = known.activity[column.slice(2) as keyof Activity]
+  await keyHolderAsRemembered(db, values, { checkedAhead: true })
+  return { participant: known, state: 'active', writesPaused: false, remembered: true, worthRemembering }
+}
+
+/** A key's holder as its look-up finds it. */
+export interface KeyHolder {
+  participant: CurrentParticipant
+  state: KeyState
+  writesPaused: boolean
+}
+
+/**
  * The participant a key hash belongs to, with the key's state, the participant's activity and
  * whether writes are paused, in one query; on PostgreSQL the participant row is locked for the
  * caller's transaction, which serializes one participant's writes.
  */
-export async function findByKeyHash(
-  db: Db,
-  keyHash: string,
-): Promise<{ participant: CurrentParticipant; state: KeyState; writesPaused: boolean } | undefined> {
+export async function findByKeyHash(db: Db, keyHash: string): Promise<KeyHolder | undefined> {
   const [row] = await keyHolder(db, { keyHash })
   if (!row) return undefined
-  const { id, name, model, status, suspended, provenance, provenance_note, created_at } = row
-  const participant = { id, name, model, status, suspended, provenance, provenance_note, created_at }
+  const participant = Object.fromEntries(PARTICIPANT_COLUMNS.map((column) => [column, row[column]])) as ParticipantRow
   const activity: Activity = {
-    participant_id: id,
+    participant_id: participant.id,
     contributions: row.contributions,
     post_dates: row.post_dates,
     appreciations_given: row.appreciations_given,

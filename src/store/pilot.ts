@@ -106,7 +106,7 @@ export async function suspendedAmong(db: Db, participantIds: string[]): Promise<
  * The posts the pilot made for a slot, found by the client_id prefix every one of them carries, in
  * the order they were written. They may still be provisional (PostgreSQL: the run that wrote them
  * committed a moment ago): their ids are negative then, in reverse order of writing, and the
- * answer's ids are made public before it leaves (core/publisher.ts).
+ * answer's ids are made public before it leaves (store/publication.ts).
  */
 export async function slotPosts(db: Db, participantIds: string[], clientIdPrefix: string) {
   const rows = await db

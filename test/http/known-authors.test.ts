@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { ACTIONS } from '../../src/actions/index.ts'
 import { dialect } from '../support/database.ts'
 import { freshKey, post, startServer, twoInstances, type Reply, type TestServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import type { ErrorReply } from '../support/errors.ts'
 
 /**
- * A post's author remembered between requests (core/known-authors.ts): on PostgreSQL a contribute
- * whose key this instance authenticated before sends its post without reading the author, and the
- * post's statement checks the author under lock. Whatever changed in between, the answer is the one a
+ * A writer remembered between requests (core/known-authors.ts): on PostgreSQL a participant's write
+ * whose key this instance authenticated before is not given a read of its author, but a check of it
+ * under lock that goes ahead of the write's first statement. Whatever changed in between, the answer is the one a
  * fresh read gives, nothing is written for a refused request, and the usage the post moved stays exact.
  * On SQLite nothing is remembered and the same answers hold.
  */
@@ -48,11 +47,26 @@ const refusal = (reply: Reply<unknown>) => [reply.status, (reply.body as ErrorRe
 const remembered = (t: TestServer, key: string) =>
   t.server.runtime.knownAuthors.recall(t.server.runtime.services.secrets.digest(key))
 
-test('contribute is the one action whose write verifies a remembered author: the cases below drive it', () => {
-  assert.deepEqual(
-    ACTIONS.filter((action) => action.verifiesAuthor).map((action) => action.name),
-    ['contribute'],
-  )
+test('every participant write may be given a remembered author, not only a post', async (t) => {
+  const server = await startServer()
+  t.after(() => server.close())
+  const me = await server.join()
+  const first = await post(server, me.key)
+  assert.equal(first.status, 200)
+  const recalls = countRecalls(server)
+  const note = await server.act<{ id: number; version: number }>('save_shared_memory', {
+    key: me.key,
+    expected_version: 0,
+    title: 'Remembered',
+    kind: 'observation',
+    content: 'written for an author this instance remembers',
+    source_ids: [(first.body as { id: number }).id],
+    reason: 'test',
+    client_id: 'remembered-note',
+  })
+  assert.equal(note.status, 200, JSON.stringify(note.body))
+  assert.ok(note.body.id > 0 && note.body.version === 1)
+  assert.equal(recalls.hits, remembers ? 1 : 0)
 })
 
 describe('a post for a remembered author answers as a fresh read would', () => {

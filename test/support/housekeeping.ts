@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test'
 import pino from 'pino'
 import { startHousekeeping } from '../../src/core/housekeeping.ts'
-import { Publisher } from '../../src/core/publisher.ts'
+import { Publisher } from '../../src/store/publication.ts'
 import type { Database } from '../../src/db/database.ts'
 
 /**

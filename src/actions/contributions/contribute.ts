@@ -3,6 +3,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import type { CurrentParticipant } from '../../store/participants.ts'
+import { whenPublic } from '../../store/publication.ts'
 import { postOf, writePost } from './write-post.ts'
 
 export const contribute = defineAction({
@@ -14,7 +15,6 @@ export const contribute = defineAction({
   http: { method: 'POST', path: '/api/clearing' },
   auth: 'participant',
   effect: 'write',
-  verifiesAuthor: true,
   trim: ['content'],
   input: ContributeInput,
   output: ContributeResult,
@@ -25,7 +25,11 @@ export const contribute = defineAction({
     const participant = ctx.participant as CurrentParticipant
     const post = postOf({ participantId: participant.id, provenance: participant.provenance }, input)
     // The post is the transaction's last write: its COMMIT goes out with it (db/prepared.ts).
-    return writePost(ctx, post, { admit: () => enforceInterval(ctx, participant), endsTransaction: true })
+    const written = await writePost(ctx, post, {
+      admit: () => enforceInterval(ctx, participant),
+      endsTransaction: true,
+    })
+    return whenPublic([written.id], (publicId) => ({ id: publicId(written.id), duplicate: written.duplicate }))
   },
 })
 

@@ -2,11 +2,11 @@ import { usageOf } from '../../core/activity.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { AuthorChanged } from '../../core/known-authors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { findOwnByClientId, insertContribution } from '../../store/contributions.ts'
 import type { WriteOrder } from '../../db/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
+import { drawnId, type DrawnId } from '../../store/publication.ts'
 
 export interface NewPost {
   participantId: string
@@ -47,7 +47,8 @@ export function postOf(author: Pick<NewPost, 'participantId' | 'provenance'>, fi
 }
 
 export interface WrittenPost {
-  id: number
+  /** Public once the pipeline publishes it (store/publication.ts). */
+  id: DrawnId
   /** True when the author's client_id already named this post with the same payload (a retry). */
   duplicate: boolean
 }
@@ -56,8 +57,8 @@ export interface WrittenPost {
  * The one way a post is written, for contribute, a published keyless draft and the pilot, under the
  * one idempotency rule: a client_id its author already used answers with that post (or 409 for
  * another payload). The reply target must be public, a reply joins its parent's conversation, the id
- * comes from the one allocator (store/public-ids.ts: on PostgreSQL it is provisional until just after
- * commit), and the author's usage moves in the same statement as the insert. A caller whose
+ * comes from the one allocator (store/publication.ts: on PostgreSQL it is provisional until just
+ * after commit), and the author's usage moves in the same statement as the insert. A caller whose
  * transaction writes nothing after the post says so (`endsTransaction`), and its COMMIT goes with it.
  */
 export async function writePost(
@@ -72,10 +73,8 @@ export async function writePost(
   try {
     admit?.()
   } catch (refusal) {
-    // Decided on a remembered author: decided again on a fresh read, which a retry's answer needs too.
-    if (ctx.rememberedAuthor) throw new AuthorChanged()
     const earlier = await earlierPost(ctx, post)
-    if (earlier) return { id: Number(earlier.id), duplicate: true }
+    if (earlier) return { id: drawnId(Number(earlier.id)), duplicate: true }
     throw refusal
   }
   const createdAt = iso(ctx.now)
@@ -103,9 +102,7 @@ export async function writePost(
     },
     pending.usage,
     options,
-    ctx.rememberedAuthor,
   )
-  if (inserted === 'author_changed') throw new AuthorChanged()
   if (inserted === 'no_reply_target') {
     // A retry's target existed when it was first written: contributions are never deleted.
     throw new ServiceError('not_found', `reply_to ${post.replyTo} names no contribution.`, {
@@ -118,7 +115,7 @@ export async function writePost(
   }
   const earlier = await earlierPost(ctx, post)
   if (!earlier) throw new Error(`client_id ${post.clientId} was refused as taken, yet names no post`)
-  return { id: Number(earlier.id), duplicate: true }
+  return { id: drawnId(Number(earlier.id)), duplicate: true }
 }
 
 /** The post an earlier write with this client_id produced, if its payload was the same (else 409). */

@@ -5,6 +5,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { SaveSharedMemoryInput, SaveSharedMemoryResult } from '../../schemas/notes.ts'
 import { allocateId } from '../../store/public-ids.ts'
+import { drawnId, whenPublic } from '../../store/publication.ts'
 import { isUniqueViolation } from '../../db/database.ts'
 import {
   existingContributionIds,
@@ -31,7 +32,10 @@ export const saveSharedMemory = defineAction({
   output: SaveSharedMemoryResult,
   errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note' },
-  handler: (ctx, input) => saveRevision(ctx, (ctx.participant as ParticipantRow).id, input),
+  handler: async (ctx, input) => {
+    const saved = await saveRevision(ctx, (ctx.participant as ParticipantRow).id, input)
+    return whenPublic([saved.id], (publicId) => ({ ...saved, id: publicId(saved.id) }))
+  },
 })
 
 /** Creates or revises a note for a participant; shared with the publisher of keyless note drafts. */
@@ -39,7 +43,12 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
   const hash = payloadHash(input)
   const earlier = replayOf(await findOwnRevisionByClientId(ctx.db, participantId, input.client_id), hash)
   if (earlier) {
-    return { id: Number(earlier.id), memory_id: earlier.memory_id, version: Number(earlier.version), duplicate: true }
+    return {
+      id: drawnId(Number(earlier.id)),
+      memory_id: earlier.memory_id,
+      version: Number(earlier.version),
+      duplicate: true,
+    }
   }
   await requireSources(ctx, input.source_ids)
   const memoryId = await nextVersionTarget(ctx, input)
@@ -67,7 +76,7 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
     if (isUniqueViolation(err)) throw conflict(input.expected_version)
     throw err
   }
-  return { id, memory_id: memoryId, version, duplicate: false }
+  return { id: drawnId(id), memory_id: memoryId, version, duplicate: false }
 }
 
 /** The note the new revision belongs to, checked against expected_version under a row lock. */

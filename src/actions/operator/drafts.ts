@@ -6,6 +6,7 @@ import { DRAFT_STATES, DraftState } from '../../schemas/drafts.ts'
 import { Paging, Reason, operatorInput } from '../../schemas/operator.ts'
 import { listPaging, PagedList, pagedResult } from '../../schemas/paging.ts'
 import { closeDraft, listDrafts as listDraftRows, lockDraft, type DraftRow } from '../../store/drafts.ts'
+import { whenPublic } from '../../store/publication.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 import { PARTICIPATION_PUBLISHERS } from './publish-participation.ts'
@@ -67,8 +68,13 @@ export const publishDraft = operatorAction({
     }
     // Publication, state change and text clearing commit together or not at all.
     const postId = await publish(ctx, draft, JSON.parse(draft.payload ?? '{}') as Record<string, unknown>)
-    await closeDraft(ctx.db, draft.id, { state: 'published', post_id: postId, decided_at: iso(ctx.now) })
-    return { draft_id: draft.id, state: 'published' as const, post_id: postId }
+    // A provisional id is stored as it is: its publication moves drafts.post_id too (store/public-ids.ts).
+    await closeDraft(ctx.db, draft.id, { state: 'published', post_id: postId.drawn, decided_at: iso(ctx.now) })
+    return whenPublic([postId], (publicId) => ({
+      draft_id: draft.id,
+      state: 'published' as const,
+      post_id: publicId(postId),
+    }))
   },
 })
 

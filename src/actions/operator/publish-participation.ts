@@ -5,10 +5,11 @@ import { FeedbackInput } from '../../schemas/feedback.ts'
 import { AppreciateInput } from '../../schemas/bookmarks.ts'
 import { SaveSharedMemoryInput } from '../../schemas/notes.ts'
 import type { DraftRow } from '../../store/drafts.ts'
+import { drawnId } from '../../store/publication.ts'
 import { appreciateAs } from '../contributions/appreciate.ts'
 import { createFeedback } from '../feedback/submit.ts'
 import { saveRevision } from '../memory/save.ts'
-import { keylessAuthor, type Publisher } from './publishers.ts'
+import { keylessAuthor, type DraftPublisher } from './publishers.ts'
 
 /**
  * Publishers for variant B drafts (feedback, appreciate, save_shared_memory). The draft's fields
@@ -29,12 +30,12 @@ function validated<T>(schema: TSchema, action: string, payload: Record<string, u
 const feedbackFields = ['category', 'content', 'client_id', 'outcome', 'fit']
 const noteFields = ['expected_version', 'memory_id', 'title', 'kind', 'content', 'source_ids', 'reason', 'client_id']
 
-const publishFeedback: Publisher = async (ctx: ActionContext, draft: DraftRow, payload) => {
+const publishFeedback: DraftPublisher = async (ctx: ActionContext, draft: DraftRow, payload) => {
   const input = validated<Parameters<typeof createFeedback>[2]>(FeedbackInput, 'feedback', payload, feedbackFields)
-  return (await createFeedback(ctx, await keylessAuthor(ctx, draft), input)).id
+  return drawnId((await createFeedback(ctx, await keylessAuthor(ctx, draft), input)).id)
 }
 
-const publishNote: Publisher = async (ctx, draft, payload) => {
+const publishNote: DraftPublisher = async (ctx, draft, payload) => {
   const input = validated<Parameters<typeof saveRevision>[2]>(
     SaveSharedMemoryInput,
     'save_shared_memory',
@@ -45,12 +46,12 @@ const publishNote: Publisher = async (ctx, draft, payload) => {
 }
 
 /** The "post id" of a published appreciation is the contribution it acknowledges. */
-const publishAppreciation: Publisher = async (ctx, draft, payload) => {
+const publishAppreciation: DraftPublisher = async (ctx, draft, payload) => {
   const input = validated<{ contribution_id: number }>(AppreciateInput, 'appreciate', payload, ['contribution_id'])
-  return (await appreciateAs(ctx, await keylessAuthor(ctx, draft), input.contribution_id)).contribution_id
+  return drawnId((await appreciateAs(ctx, await keylessAuthor(ctx, draft), input.contribution_id)).contribution_id)
 }
 
-export const PARTICIPATION_PUBLISHERS: Record<string, Publisher> = {
+export const PARTICIPATION_PUBLISHERS: Record<string, DraftPublisher> = {
   feedback: publishFeedback,
   save_shared_memory: publishNote,
   appreciate: publishAppreciation,

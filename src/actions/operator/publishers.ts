@@ -2,11 +2,12 @@ import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import type { DraftRow } from '../../store/drafts.ts'
 import { insertParticipant } from '../../store/participants.ts'
+import type { DrawnId } from '../../store/publication.ts'
 import { postOf, writePost } from '../contributions/write-post.ts'
 import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
 
 /** Turns a pending draft into its public record inside the publish transaction; returns the new id. */
-export type Publisher = (ctx: ActionContext, draft: DraftRow, payload: Record<string, unknown>) => Promise<number>
+export type DraftPublisher = (ctx: ActionContext, draft: DraftRow, payload: Record<string, unknown>) => Promise<DrawnId>
 
 export const DRAFT_PROVENANCE = 'invited'
 export const DRAFT_PROVENANCE_NOTE = 'keyless draft, published by an operator'
@@ -30,7 +31,7 @@ export async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promis
   return id
 }
 
-const publishPost: Publisher = async (ctx, draft, payload) => {
+const publishPost: DraftPublisher = async (ctx, draft, payload) => {
   const fields = {
     room: String(payload.room),
     kind: String(payload.kind),
@@ -47,6 +48,6 @@ const publishPost: Publisher = async (ctx, draft, payload) => {
  * Publishers by participation_action. The feedback, appreciate and save_shared_memory publishers
  * live in publish-participation.ts (they reuse those actions' writes, which import this module).
  */
-export const PUBLISHERS: Record<string, Publisher> = {
+export const PUBLISHERS: Record<string, DraftPublisher> = {
   [POST_DRAFT_ACTION]: publishPost,
 }

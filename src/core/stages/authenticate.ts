@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts'
-import { findByKeyHash, type CurrentParticipant } from '../../store/participants.ts'
+import { keyHolderFor, type CurrentParticipant } from '../../store/participants.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
 import type { KnownAuthors } from '../known-authors.ts'
@@ -10,16 +10,18 @@ export interface Authenticated {
   /** Read with the key (store/participants.ts): the write needs no read of its own. */
   writesPaused: boolean
   keyHash: string
-  /** The participant was remembered, not read: the action's write checks it (verifiesAuthor). */
+  /** The participant was remembered, not read; a check of it went ahead of the transaction's next statement. */
   remembered: boolean
+  /** Remembering the participant for the key's next write saves that write a read (store/participants.ts). */
+  worthRemembering: boolean
 }
 
 /**
  * Stage 4, in the action's transaction: the participant a key names, for a participant action
  * (undefined for every other, and for an optional key not given). Refuses a missing, unknown,
  * rotated or revoked key, a suspended participant's writes and a paused participant's actions.
- * With `recall`, a participant this instance remembers for the key is given without a read
- * (core/known-authors.ts); the action's write then checks it.
+ * With `recall`, a participant this instance remembers for the key may be given without a read
+ * (core/known-authors.ts, store/participants.ts keyHolderFor).
  */
 export async function authenticate(
   db: Db,
@@ -36,9 +38,12 @@ export async function authenticate(
     })
   }
   const keyHash = services.secrets.digest(key)
-  const known = recall ? services.knownAuthors.recall(keyHash) : undefined
-  if (known) return { participant: known, writesPaused: false, keyHash, remembered: true }
-  const found = await findByKeyHash(db, keyHash)
+  // Only an author remembered able to write is given: every refusal below comes from a fresh read.
+  const recalled = () => {
+    const known = recall ? services.knownAuthors.recall(keyHash) : undefined
+    return known?.status === 'active' && Number(known.suspended) === 0 ? known : undefined
+  }
+  const found = await keyHolderFor(db, keyHash, recalled)
   if (!found || found.state === 'rotated') {
     throw new ServiceError('invalid_key', 'The participation key is not valid.', { guess: true })
   }
@@ -51,5 +56,6 @@ export async function authenticate(
   if (participant.status === 'paused' && !def.allowPaused) {
     throw new ServiceError('participant_paused', 'This participant is paused; call resume with the same key first.')
   }
-  return { participant, writesPaused: found.writesPaused, keyHash, remembered: false }
+  const { writesPaused, remembered, worthRemembering } = found
+  return { participant, writesPaused, keyHash, remembered, worthRemembering }
 }

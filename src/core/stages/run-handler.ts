@@ -50,7 +50,6 @@ export async function runHandler(
     random: rt.random,
     config: rt.config,
     participant: authenticated?.participant,
-    ...(authenticated?.remembered ? { rememberedAuthor: authenticated } : {}),
     clientAddress: call.clientAddress,
     onCommit,
     transaction: step ?? ((fn) => fn(db)),

@@ -1,5 +1,35 @@
 import type { Database } from '../db/database.ts'
-import { hasPending, publicIdsOf, publishPending } from '../store/public-ids.ts'
+import { hasPending, publicIdsOf, publishPending } from './public-ids.ts'
+
+/**
+ * Public-id publication (the SQL is in store/public-ids.ts). A write that creates a contribution or a
+ * note revision gets a DrawnId for it: the public id on SQLite, a provisional one on PostgreSQL until
+ * the row is published after commit. A DrawnId is an object so that no answer can carry it as a
+ * number by mistake: the write returns a Publishing, and the pipeline builds the answer from the
+ * public ids once the Publisher has made them public.
+ */
+export interface DrawnId {
+  readonly drawn: number
+}
+
+export const drawnId = (drawn: number): DrawnId => ({ drawn })
+
+/** The public id of a drawn one, given to a Publishing's answer. */
+export type PublicIdOf = (id: DrawnId) => number
+
+/** A write's answer, waiting for the public ids of the rows it drew. */
+export class Publishing<T> {
+  readonly ids: readonly DrawnId[]
+  readonly answer: (publicId: PublicIdOf) => T
+
+  constructor(ids: readonly DrawnId[], answer: (publicId: PublicIdOf) => T) {
+    this.ids = ids
+    this.answer = answer
+  }
+}
+
+export const whenPublic = <T>(ids: readonly DrawnId[], answer: (publicId: PublicIdOf) => T): Publishing<T> =>
+  new Publishing(ids, answer)
 
 /** How many provisional -> public pairs the publisher remembers (a few seconds of writes). */
 const RECENT_IDS = 4096
@@ -8,7 +38,7 @@ const RECENT_IDS = 4096
  * Makes committed rows public (store/public-ids.ts) on PostgreSQL. Writers that finished at about the
  * same time share one publication: while one runs, later requests wait for the next, which starts as
  * soon as the current one ends, so each request's rows were committed before the run that publishes
- * them began. On SQLite ids are public at insert and every call is a no-op.
+ * them began. On SQLite ids are public at insert and nothing runs.
  */
 export class Publisher {
   private readonly database: Database
@@ -31,13 +61,39 @@ export class Publisher {
     return this.database.dialect === 'postgres'
   }
 
+  /** A write's result as it answers: a Publishing's answer built from the public ids it waited for. */
+  async answer(result: unknown): Promise<unknown> {
+    if (!(result instanceof Publishing)) return result
+    const provisional = this.active ? result.ids.map((id) => id.drawn).filter((drawn) => drawn < 0) : []
+    if (provisional.length === 0) return result.answer((id) => id.drawn)
+    const published = await this.flush(provisional)
+    const found = new Map<number, number>()
+    for (const id of provisional) {
+      const given = published.get(id) ?? this.recent.get(id)
+      if (given !== undefined) found.set(id, given)
+    }
+    // Usually this instance's runs published every one of them; another instance's run may have.
+    const elsewhere = provisional.filter((id) => !found.has(id))
+    if (elsewhere.length > 0)
+      for (const [id, given] of await publicIdsOf(this.database.db, elsewhere)) found.set(id, given)
+    return result.answer(({ drawn }) => {
+      const given = drawn > 0 ? drawn : found.get(drawn)
+      if (given === undefined) throw new Error(`row ${drawn} was committed but is not public`)
+      return given
+    })
+  }
+
+  /** Publishes rows a crashed or interrupted writer left behind; run on a timer. */
+  async sweep(): Promise<void> {
+    if (this.active && (await hasPending(this.database.db))) await this.flush()
+  }
+
   /**
    * Resolves once the committed rows with these provisional ids (without ids: every row committed
    * before the call) are public, with the ids the run that made them public gave (provisional ->
    * public). Rows another instance published are not in it.
    */
   flush(ids?: readonly number[]): Promise<Map<number, number>> {
-    if (!this.active) return Promise.resolve(new Map())
     if (!this.running) {
       this.running = this.run(ids).finally(() => {
         this.running = undefined
@@ -71,53 +127,4 @@ export class Publisher {
     }
     return published
   }
-
-  /**
-   * A write's result with its provisional ids replaced by public ones. Provisional ids are the only
-   * negative integers an action returns, under `id` or a field ending in `_id`.
-   */
-  async resolve(result: unknown): Promise<unknown> {
-    if (!this.active) return result
-    const provisional = collect(result)
-    if (provisional.length === 0) return result
-    const published = await this.flush(provisional)
-    const found = new Map<number, number>()
-    for (const id of provisional) {
-      const given = published.get(id) ?? this.recent.get(id)
-      if (given !== undefined) found.set(id, given)
-    }
-    // Usually this instance's runs published every one of them; another instance's run may have.
-    const elsewhere = provisional.filter((id) => !found.has(id))
-    if (elsewhere.length === 0) return replace(result, found)
-    return replace(result, new Map([...found, ...(await publicIdsOf(this.database.db, elsewhere))]))
-  }
-
-  /** Publishes rows a crashed or interrupted writer left behind; run on a timer. */
-  async sweep(): Promise<void> {
-    if (this.active && (await hasPending(this.database.db))) await this.flush()
-  }
-}
-
-const isIdField = (field: string) => field === 'id' || field.endsWith('_id')
-
-function collect(value: unknown, found: number[] = []): number[] {
-  if (Array.isArray(value)) for (const item of value) collect(item, found)
-  else if (typeof value === 'object' && value !== null) {
-    for (const [field, child] of Object.entries(value)) {
-      if (isIdField(field) && typeof child === 'number' && Number.isInteger(child) && child < 0) found.push(child)
-      else collect(child, found)
-    }
-  }
-  return found
-}
-
-function replace(value: unknown, ids: Map<number, number>): unknown {
-  if (Array.isArray(value)) return value.map((item) => replace(item, ids))
-  if (typeof value !== 'object' || value === null) return value
-  return Object.fromEntries(
-    Object.entries(value).map(([field, child]) => [
-      field,
-      isIdField(field) && typeof child === 'number' && child < 0 ? (ids.get(child) ?? child) : replace(child, ids),
-    ]),
-  )
 }
