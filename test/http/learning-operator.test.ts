@@ -120,7 +120,12 @@ describe('learning: operator review, lessons paging, quarantine, export and term
     const { record_id } = await saved(t, record(ann.key, [source], { lesson: canary }))
     const { lesson_id } = await approve(t, record_id)
     assert.ok((await exportAll(t)).ids.includes(record_id))
-    const masked = await op(t, 'quarantine', { target_type: 'lesson', target_id: lesson_id, reason: 'test' })
+    const masked = await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'lesson',
+      target_id: lesson_id,
+      reason: 'test',
+    })
     assert.deepEqual(masked.body, { target_type: 'lesson', target_id: lesson_id, quarantined: true })
 
     const lessons = await publicLessons(t) // asserts both reads agree
@@ -136,11 +141,16 @@ describe('learning: operator review, lessons paging, quarantine, export and term
     const own = (await mine(t, ann.key)).find((r) => r.record_id === record_id)
     assert.deepEqual([own?.quarantined, own?.current.lesson], [true, canary], 'the author still reads her own text')
 
-    await op(t, 'release', { target_type: 'lesson', target_id: lesson_id, reason: 'fine' })
+    await op(t, 'release', { reason_code: 'other', target_type: 'lesson', target_id: lesson_id, reason: 'fine' })
     const released = (await publicLessons(t)).find((l) => l.id === lesson_id)
     assert.deepEqual([released?.lesson, released?.quarantined], [canary, false])
     assert.ok((await exportAll(t)).ids.includes(record_id))
-    const unknown = await op<ErrorBody>(t, 'quarantine', { target_type: 'lesson', target_id: 999_999, reason: 'x' })
+    const unknown = await op<ErrorBody>(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'lesson',
+      target_id: 999_999,
+      reason: 'x',
+    })
     assert.deepEqual([unknown.status, unknown.body.error.code], [400, 'not_found'])
   })
 

@@ -7,6 +7,7 @@ import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { findOwnByClientId, insertContribution } from '../../store/contributions.ts'
 import type { WriteOrder } from '../../db/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
+import { storedSignals } from '../../signals/stored.ts'
 
 export interface NewPost {
   participantId: string
@@ -100,6 +101,7 @@ export async function writePost(
       created_at: createdAt,
       quarantined: 0,
       payload_hash: post.payloadHash,
+      signals: storedSignals([post.content]),
     },
     pending.usage,
     options,
