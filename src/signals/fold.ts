@@ -47,22 +47,18 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   γ: 'y',
 }
 
-/** Format characters (Unicode category Cf: zero-width, bidi controls, tags, soft hyphen) vanish. */
-const FORMAT = /\p{Cf}/u
-const SPACE = /\s/u
+const FORMAT = /\p{Cf}/gu
+// Two linear passes: every run of spaces becomes one space, then a line break with the spaces around
+// it one line break. A callback per run would cost a call per word.
+const SPACES = /[^\S\n]+/g
+const BREAKS = / ?\n\s*/g
+const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu')
+const ASCII = /^[\x20-\x7e]*$/
 
+/** Native replaces only (each one linear pass), so a 4000-character post folds in microseconds. */
 export function fold(text: string): string {
-  const normalized = text.normalize('NFKC').toLowerCase()
-  let out = ''
-  let space = ''
-  for (const char of normalized) {
-    if (FORMAT.test(char)) continue
-    if (SPACE.test(char)) {
-      space = char === '\n' || space === '\n' ? '\n' : ' '
-      continue
-    }
-    out += space + (LOOK_ALIKES[char] ?? char)
-    space = ''
-  }
-  return out + space
+  const plain = ASCII.test(text)
+  const lowered = plain ? text.toLowerCase() : text.normalize('NFKC').toLowerCase().replace(FORMAT, '')
+  const spaced = lowered.replace(SPACES, ' ').replace(BREAKS, '\n')
+  return plain ? spaced : spaced.replace(LOOK_ALIKE, (char) => LOOK_ALIKES[char] ?? char)
 }

@@ -33,7 +33,11 @@ function joinsWriting(before: string | undefined, after: string | undefined): bo
   return NON_LATIN_LETTER.test(before) && NON_LATIN_LETTER.test(after)
 }
 
+/** Any candidate at all: one native scan, so ordinary text costs no per-character work. */
+const CANDIDATE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u
+
 export function hasHiddenUnicode(text: string): boolean {
+  if (!CANDIDATE.test(text)) return false
   const chars = Array.from(text)
   for (let i = 0; i < chars.length; i++) {
     const cp = (chars[i] as string).codePointAt(0) as number

@@ -41,7 +41,11 @@ function isExecutableToken(token: string): boolean {
   return linked && EXTENSION.test(path)
 }
 
+/** Nothing in ordinary text gets past this one native scan: no extension, skill file or pipe. */
+const CANDIDATE = new RegExp(`\\.(?:${EXTENSIONS.join('|')})\\b|skill|\\||\\$\\(|<\\(`)
+
 export function hasExecutableLink(folded: string): boolean {
+  if (!CANDIDATE.test(folded)) return false
   if (PIPE_TO_SHELL.test(folded)) return true
   // Markdown links and HTML attributes hide a URL inside a token: split those apart too.
   return folded.split(/[\s()<>"'`[\]]/).some((token) => token.length > 0 && isExecutableToken(token))
