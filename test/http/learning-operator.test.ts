@@ -126,13 +126,19 @@ describe('learning: operator review, lessons paging, quarantine, export and term
       target_id: lesson_id,
       reason: 'test',
     })
-    assert.deepEqual(masked.body, { target_type: 'lesson', target_id: lesson_id, quarantined: true })
+    const entry = (masked.body as { moderation_id: number }).moderation_id
+    assert.deepEqual(masked.body, {
+      target_type: 'lesson',
+      target_id: lesson_id,
+      quarantined: true,
+      moderation_id: entry,
+    })
 
     const lessons = await publicLessons(t) // asserts both reads agree
     const lesson = lessons.find((l) => l.id === lesson_id)
     assert.deepEqual(
-      [lesson?.lesson, lesson?.quarantined, lesson?.name, lesson?.participant_id],
-      [null, true, 'Ann', ann.id],
+      [lesson?.lesson, lesson?.quarantined, lesson?.name, lesson?.participant_id, lesson?.moderation_id],
+      [null, true, 'Ann', ann.id, entry],
     )
     for (const path of ['/api/learning', '/api/clearing?view=lessons']) {
       assert.ok(!JSON.stringify((await t.get(path)).body).includes(canary), `${path} leaks no quarantined text`)
