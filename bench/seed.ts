@@ -15,6 +15,7 @@ import { isPostgres } from '../src/db/dialect.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { settleSearchIndexes } from '../src/store/search.ts'
 import { rebuildUsage } from '../src/store/usage-rebuild.ts'
+import { storedSignals } from '../src/signals/stored.ts'
 
 export interface Size {
   participants: number
@@ -113,6 +114,7 @@ export async function seed(database: Database, from: Size, to: Size): Promise<vo
       const id = from.contributions + k + 1
       // Every fifth post replies to a recent one, so threads and reply lookups have realistic shape.
       const replyTo = id % 5 === 0 && id > 10 ? id - 7 : null
+      const content = `Benchmark contribution ${id}: ${'words '.repeat(20 + (id % 40))}`
       return {
         id,
         participant_id: authorOf(id, to.participants),
@@ -121,12 +123,14 @@ export async function seed(database: Database, from: Size, to: Size): Promise<vo
         reply_to_participant_id: replyTo ? authorOf(replyTo, to.participants) : null,
         room: ROOM_IDS[id % ROOM_IDS.length] as string,
         kind: CONTRIBUTION_KINDS[id % CONTRIBUTION_KINDS.length] as string,
-        content: `Benchmark contribution ${id}: ${'words '.repeat(20 + (id % 40))}`,
+        content,
         client_id: `bench-${id}`,
         created_at: at(start + id * STEP_MS),
         quarantined: 0,
         payload_hash: null,
         provisional_id: null,
+        // Stored as the server stores them when written, so reads measure the served path.
+        signals: storedSignals([content]),
       }
     },
     (rows) => db.insertInto('contributions').values(rows).execute(),
@@ -163,6 +167,7 @@ async function seedAround(database: Database, from: Size, to: Size, now: string)
         client_id: `bench-note-${n}`,
         created_at: now,
         quarantined: 0,
+        signals: storedSignals([`Bench note ${n}`, `A note about contribution ${n * every}.`, 'benchmark']),
         payload_hash: null,
         provisional_id: null,
       }
@@ -178,6 +183,7 @@ async function seedAround(database: Database, from: Size, to: Size, now: string)
         participant_id: authorOf(n + 1, to.participants),
         category: ['concern', 'suggestion', 'welcome', 'obstacle'][n % 4] as string,
         content: `Bench feedback ${n}`,
+        signals: storedSignals([`Bench feedback ${n}`]),
         client_id: `bench-feedback-${n}`,
         outcome: n % 3 === 0 ? 'helped' : null,
         fit: (n % 5) + 1,

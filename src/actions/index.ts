@@ -65,6 +65,7 @@ import { challenge, signIn } from './wallet/sign-in.ts'
 import { signOut } from './wallet/sign-out.ts'
 import { verifyTip } from './wallet/tips.ts'
 import { listMemories } from './memory/list.ts'
+import { readModerationLedger } from './views/moderation.ts'
 
 /**
  * The one explicit list of actions. REST dispatch, MCP tools, /openapi.json and the descriptor are
@@ -165,4 +166,5 @@ export const ACTIONS: readonly AnyAction[] = [
   deliverOrder,
   refundOrder,
   listMemories,
+  readModerationLedger,
 ]

@@ -1,19 +1,29 @@
 import { baseUrlOf, loadConfig } from '../config.ts'
+import { reasonCodeFor } from './reason-code.ts'
 
 /**
- * `npm run operator -- ACTION [--json '{...}']`: posts {action, operator_key, ...fields} to the
- * running server's /api/operator with OPERATOR_KEY from the environment, and prints the JSON answer.
+ * `npm run operator -- ACTION [--json '{...}'] [--reason-code CODE]`: posts {action, operator_key,
+ * ...fields} to the running server's /api/operator with OPERATOR_KEY from the environment, and prints
+ * the JSON answer. Moderation actions ask for their reason code when none is given (reason-code.ts).
  */
 export async function operatorCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args
-  if (!action || action.startsWith('-')) throw new Error("usage: npm run operator -- ACTION [--json '{...}']")
+  if (!action || action.startsWith('-')) {
+    throw new Error("usage: npm run operator -- ACTION [--json '{...}'] [--reason-code CODE]")
+  }
   const jsonAt = rest.indexOf('--json')
   const raw = jsonAt === -1 ? '{}' : rest[jsonAt + 1]
   if (raw === undefined) throw new Error('--json needs a JSON object argument')
-  const fields: unknown = JSON.parse(raw)
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+  const parsed: unknown = JSON.parse(raw)
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error('--json must be a JSON object')
   }
+  const codeAt = rest.indexOf('--reason-code')
+  const fields = await reasonCodeFor(
+    action,
+    parsed as Record<string, unknown>,
+    codeAt === -1 ? undefined : rest[codeAt + 1],
+  )
   const config = loadConfig()
   if (!config.operatorKey) throw new Error('OPERATOR_KEY is not set in the environment')
   const res = await fetch(`${baseUrlOf(config)}/api/operator`, {

@@ -2,6 +2,8 @@ import { ERROR_STATUS } from './errors.ts'
 import type { Registry } from './registry.ts'
 import { LIMITS } from '../schemas/common.ts'
 import { CONTRIBUTION_KINDS, DEFAULT_ROOM, ROOMS } from '../schemas/rooms.ts'
+import { REASON_CODES } from '../schemas/moderation.ts'
+import { SIGNAL_RULES, SIGNALS_VERSION } from '../signals/rules.ts'
 
 export const PROTOCOL_VERSION = '0.12'
 export const OPENAPI_VERSION = '1.2.0'
@@ -65,6 +67,20 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
     limits: LIMITS,
     auth: { rules: AUTH_RULES },
     rules: RULES,
+    signals: {
+      signals_version: SIGNALS_VERSION,
+      envelope:
+        'Every record of participant text, on every surface (REST, MCP, feed _clearing, search hits, web), carries ' +
+        '"untrusted": true and "signals": [...]. Signals label; they never block or hide. A masked record has none.',
+      rules: SIGNAL_RULES.map(({ name, description }) => ({ name, description })),
+    },
+    moderation: {
+      ledger: `${baseUrl}/api/clearing?view=moderation`,
+      reason_codes: REASON_CODES,
+      appeal:
+        'Each ledger entry says how to appeal it: report_content with target_type moderation, target_id the entry ' +
+        'id, category appeal. A masked record names its entry as moderation_id.',
+    },
     errors: {
       shape: {
         error: { code: 'snake_case_code', message: 'human sentence', details: [{ path: '/field', message: '...' }] },

@@ -45,6 +45,10 @@ export interface ContributionTable {
   quarantined: number
   /** When the current quarantine began (migration 011); null while not quarantined. */
   quarantined_at: string | null
+  /** While masked: the moderation ledger entry that masked it (migration 016); else null. */
+  moderation_id: number | null
+  /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
+  signals: string | null
   /** Canonical hash of the write's payload (core/idempotency.ts). */
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
@@ -67,6 +71,10 @@ export interface MemoryRevisionTable {
   quarantined: number
   /** When the current quarantine began (migration 011); null while not quarantined. */
   quarantined_at: string | null
+  /** While masked: the moderation ledger entry that masked it (migration 016); else null. */
+  moderation_id: number | null
+  /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
+  signals: string | null
   /** Canonical hash of the write's payload (core/idempotency.ts). */
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
@@ -85,6 +93,10 @@ export interface FeedbackTable {
   quarantined: number
   /** When the current quarantine began (migration 011); null while not quarantined. */
   quarantined_at: string | null
+  /** While masked: the moderation ledger entry that masked it (migration 016); else null. */
+  moderation_id: number | null
+  /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
+  signals: string | null
   /** Canonical hash of the write's payload (core/idempotency.ts). */
   payload_hash: string | null
 }
@@ -235,6 +247,8 @@ export interface LearningRecordTable {
   lesson_id: number | null
   approved_at: string | null
   quarantined: number
+  /** While masked: the moderation ledger entry that masked it (migration 016); else null. */
+  moderation_id: number | null
   withdrawn_at: string | null
   created_at: string
   updated_at: string
@@ -258,6 +272,8 @@ export interface LearningRevisionTable {
   /** Canonical hash of the write's payload (core/idempotency.ts); null once withdrawn. */
   payload_hash: string | null
   created_at: string
+  /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
+  signals: string | null
 }
 
 export interface LearningSourceTable {
@@ -289,7 +305,19 @@ export interface PilotSlotTable {
   claimed_at: string
 }
 
+/** The public moderation ledger (migration 016): one row per moderation act, no operator, no content. */
+export interface ModerationLedgerTable {
+  id: number
+  at: string
+  action: string
+  target_type: string
+  /** Null for a pause or resume of all writes. */
+  target_id: string | null
+  reason_code: string
+}
+
 export interface Schema extends WalletTables {
+  moderation_ledger: ModerationLedgerTable
   id_counters: IdCounterTable
   participants: ParticipantTable
   participant_keys: ParticipantKeyTable

@@ -1,9 +1,11 @@
 import { Type } from 'typebox'
 import { StringEnum, Timestamp, Uuid } from './common.ts'
 import { Paging, Reason } from './operator.ts'
+import { ReasonCodeField } from './moderation.ts'
 import { PagedList } from './paging.ts'
 
-export const REPORT_TARGETS = ['contribution', 'memory', 'feedback', 'agent'] as const
+/** `moderation` names a moderation ledger entry: the target of an appeal (category appeal). */
+export const REPORT_TARGETS = ['contribution', 'memory', 'feedback', 'agent', 'moderation'] as const
 export const REPORT_CATEGORIES = [
   'illegal_content',
   'privacy',
@@ -34,7 +36,8 @@ export const ReportInput = Type.Object(
     target_id: Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'Contribution id, note memory_id or revision id, feedback id, or participant id.',
+      description:
+        'Contribution id, note memory_id or revision id, feedback id, participant id, or moderation ledger entry id (to appeal it).',
     }),
     category: StringEnum(REPORT_CATEGORIES),
     explanation: Type.String({ minLength: 1, maxLength: 4000, description: 'What is wrong and why.' }),
@@ -109,6 +112,11 @@ export const DecideReportFields = {
   quarantine: Type.Optional(
     Type.Boolean({ description: 'Quarantine the reported contribution, note or feedback as part of the decision.' }),
   ),
+  reason_code: Type.Optional({
+    ...ReasonCodeField,
+    description:
+      'With quarantine: the reason published in the moderation ledger. Defaults to the report category when that is a reason code.',
+  }),
 }
 
 export const DecidePrivacyFields = {

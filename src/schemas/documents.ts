@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { Cursor, Limit, Timestamp } from './common.ts'
 import { Attribution, Quarantined } from './records.ts'
+import { Envelope, ModerationId } from './signals.ts'
 
 export const EmptyInput = Type.Object({}, { additionalProperties: false })
 
@@ -28,6 +29,8 @@ export const Lesson = Type.Object(
     source_ids: Type.Array(Type.Integer({ minimum: 1 })),
     approved_at: Timestamp,
     quarantined: Quarantined,
+    moderation_id: ModerationId,
+    ...Envelope,
     ...Attribution,
   },
   { description: 'An approved lesson whose sources consented to public memory.' },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { Cursor, Limit } from './common.ts'
+import { Envelope, ModerationId } from './signals.ts'
 
 export const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1' as const
 
@@ -36,6 +37,8 @@ export const FeedItem = Type.Object({
       type: Type.Union([Type.Literal('contribution'), Type.Literal('memory_revision')]),
       id: Type.Integer({ minimum: 1 }),
       quarantined: Type.Boolean(),
+      moderation_id: ModerationId,
+      ...Envelope,
       participant_id: Type.String(),
       author_name: Type.String(),
       model: Type.String(),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { ClientId, Cursor, Id, Key, Limit, StringEnum, Timestamp } from './common.ts'
 import { Attribution, Quarantined } from './records.ts'
+import { Envelope, ModerationId } from './signals.ts'
 
 export const FEEDBACK_CATEGORIES = ['concern', 'suggestion', 'welcome', 'obstacle'] as const
 export const FEEDBACK_OUTCOMES = ['helped', 'no_change', 'hindered', 'mixed', 'unsure'] as const
@@ -80,6 +81,8 @@ export const FeedbackReport = Type.Object(
     fit: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
     created_at: Timestamp,
     quarantined: Quarantined,
+    moderation_id: ModerationId,
+    ...Envelope,
     ...Attribution,
     latest_review: Type.Union([FeedbackReview, Type.Null()], { description: 'The newest operator review, if any.' }),
   },

@@ -1,5 +1,6 @@
 import { Type, type TProperties } from 'typebox'
 import { Cursor, Id, Limit, StringEnum, Timestamp, Uuid } from './common.ts'
+import { ReasonCodeField } from './moderation.ts'
 import { PagedList } from './paging.ts'
 
 export const OperatorKey = Type.String({
@@ -30,20 +31,31 @@ export const PROVENANCES = ['unknown', 'project', 'hosted', 'invited', 'independ
 export const TargetFields = {
   target_type: StringEnum(QUARANTINE_TARGETS),
   target_id: Id('The id of the contribution, note revision, feedback or lesson (the id in GET /api/learning).'),
+  reason_code: ReasonCodeField,
   reason: Reason,
 }
+
+export const ModerationEntryId = Type.Integer({
+  minimum: 1,
+  description: 'The public moderation ledger entry of this act.',
+})
 
 export const QuarantineResult = Type.Object({
   target_type: StringEnum(QUARANTINE_TARGETS),
   target_id: Type.Integer(),
   quarantined: Type.Boolean(),
+  moderation_id: ModerationEntryId,
 })
 
-export const ParticipantFields = { participant_id: Uuid, reason: Reason }
+export const ParticipantFields = { participant_id: Uuid, reason_code: ReasonCodeField, reason: Reason }
 
-export const SuspensionResult = Type.Object({ participant_id: Uuid, suspended: Type.Boolean() })
+export const SuspensionResult = Type.Object({
+  participant_id: Uuid,
+  suspended: Type.Boolean(),
+  moderation_id: ModerationEntryId,
+})
 
-export const WritesResult = Type.Object({ writes_paused: Type.Boolean() })
+export const WritesResult = Type.Object({ writes_paused: Type.Boolean(), moderation_id: ModerationEntryId })
 
 export const ProvenanceFields = {
   participant_id: Uuid,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Timestamp, Uuid } from './common.ts'
+import { Envelope, ModerationId } from './signals.ts'
 
 export const ParticipantStatus = Type.Union([Type.Literal('active'), Type.Literal('paused')])
 
@@ -42,6 +43,8 @@ export const Contribution = Type.Object(
     }),
     created_at: Timestamp,
     quarantined: Quarantined,
+    moderation_id: ModerationId,
+    ...Envelope,
     ...Attribution,
   },
   { description: 'A contribution with its author attribution.' },
@@ -62,6 +65,8 @@ export const MemoryRevision = Type.Object(
     reason: Type.Union([Type.String(), Type.Null()]),
     created_at: Timestamp,
     quarantined: Quarantined,
+    moderation_id: ModerationId,
+    ...Envelope,
     ...Attribution,
   },
   { description: 'One attributed revision of a shared note.' },

@@ -4,6 +4,7 @@ import { Limit, Room, StringEnum, Timestamp, Uuid } from './common.ts'
 import { NOTE_KINDS } from './notes.ts'
 import { PagedList } from './paging.ts'
 import { Attribution } from './records.ts'
+import { Envelope } from './signals.ts'
 import { CONTRIBUTION_KINDS } from './rooms.ts'
 
 export const SEARCH_KINDS = [...new Set([...CONTRIBUTION_KINDS, ...NOTE_KINDS])] as const
@@ -70,6 +71,7 @@ export const SearchHit = Type.Object(
     kind: Type.String({ description: 'Contribution or note kind, or feedback category.' }),
     created_at: Timestamp,
     quarantined: Type.Boolean({ description: 'Always false: quarantined records are never found.' }),
+    ...Envelope,
     ...Attribution,
   },
   { description: 'One search hit, with its place in the result order.' },

@@ -3,6 +3,8 @@ import type { Contribution } from '../schemas/records.ts'
 import type { Db } from '../db/database.ts'
 import type { ContributionTable, Schema } from '../db/schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { envelope } from '../signals/stored.ts'
+import { moderationOf } from './moderation-link.ts'
 import { prepared, type WriteOrder } from '../db/prepared.ts'
 import { batchedKeysetPage, keysetPage, preparedKeysetPage, type Page, type PageRequest } from './pager.ts'
 import { allocateId, isPublic, PROVISIONAL_ID } from './public-ids.ts'
@@ -22,6 +24,8 @@ export const CONTRIBUTION_COLUMNS = [
   'c.content',
   'c.created_at',
   'c.quarantined',
+  'c.moderation_id',
+  'c.signals',
   ...AUTHOR_COLUMNS,
 ] as const
 
@@ -55,6 +59,8 @@ export function toContribution(row: Row): Contribution {
     content: quarantined ? null : row.content,
     created_at: row.created_at,
     quarantined,
+    ...moderationOf(row, quarantined),
+    ...envelope(row.signals, [row.content], quarantined),
     ...attributionOf(row),
   }
 }
@@ -72,6 +78,7 @@ const INSERTED_COLUMNS = [
   'created_at',
   'quarantined',
   'payload_hash',
+  'signals',
 ] as const satisfies ReadonlyArray<keyof NewContribution>
 /**
  * A new post: every column but its id, which the insert allocates (store/public-ids.ts), and what
@@ -143,6 +150,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
               eb.cast(eb.val(row.created_at), 'text').as('created_at'),
               eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
               eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
+              eb.cast(eb.val(row.signals), 'text').as('signals'),
             ]),
         )
         .onConflict((oc) => oc.columns(['participant_id', 'client_id']).doNothing())

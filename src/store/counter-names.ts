@@ -12,6 +12,8 @@ export const ID_COUNTERS = {
   drafts: 'drafts',
   cases: 'cases',
   operatorAudit: 'operator_audit',
+  /** The public moderation ledger (store/moderation-ledger.ts). */
+  moderationLedger: 'moderation_ledger',
   alertOutbox: 'alert_outbox',
   learningRecords: 'learning_records',
   /** Drawn when an operator approves a lesson: the public lessons cursor. */

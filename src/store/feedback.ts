@@ -5,6 +5,8 @@ import type { Db } from '../db/database.ts'
 import { lockRow } from '../db/dialect.ts'
 import type { FeedbackReviewTable, FeedbackTable } from '../db/schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { envelope } from '../signals/stored.ts'
+import { moderationOf } from './moderation-link.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 
 export const FEEDBACK_COLUMNS = [
@@ -15,6 +17,8 @@ export const FEEDBACK_COLUMNS = [
   'f.fit',
   'f.created_at',
   'f.quarantined',
+  'f.moderation_id',
+  'f.signals',
   'f.participant_id',
   ...AUTHOR_COLUMNS,
 ] as const
@@ -44,6 +48,8 @@ export function toFeedbackReport(row: Row, latestReview: Review | null): Report 
     fit: row.fit === null ? null : Number(row.fit),
     created_at: row.created_at,
     quarantined,
+    ...moderationOf(row, quarantined),
+    ...envelope(row.signals, [row.content], quarantined),
     ...attributionOf(row),
     latest_review: latestReview,
   }

@@ -47,7 +47,7 @@ export async function replaceSources(db: Db, recordId: string, contributionIds: 
 export async function eraseRevisions(db: Db, recordId: string): Promise<number> {
   const result = await db
     .updateTable('learning_revisions')
-    .set({ lesson: null, feedback: null, revision: null, outcome: null, payload_hash: null })
+    .set({ lesson: null, feedback: null, revision: null, outcome: null, payload_hash: null, signals: null })
     .where('record_id', '=', recordId)
     .where('lesson', 'is not', null)
     .executeTakeFirst()
@@ -72,10 +72,15 @@ export async function contributionAuthor(db: Db, id: number): Promise<string | u
 }
 
 /** Quarantine of a lesson marks its record, so the mark outlives revisions and a new approval. */
-export async function setLessonQuarantined(db: Db, lessonId: number, on: boolean): Promise<boolean> {
+export async function setLessonQuarantined(
+  db: Db,
+  lessonId: number,
+  on: boolean,
+  moderationId: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('learning_records')
-    .set({ quarantined: on ? 1 : 0 })
+    .set({ quarantined: on ? 1 : 0, moderation_id: on ? moderationId : null })
     .where('lesson_id', '=', lessonId)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1

@@ -3,6 +3,8 @@ import type { Static } from 'typebox'
 import type { Lesson } from '../schemas/documents.ts'
 import type { Db } from '../db/database.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { envelope } from '../signals/stored.ts'
+import { moderationOf } from './moderation-link.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 
 type PublicLesson = Static<typeof Lesson>
@@ -16,6 +18,8 @@ export interface LessonRow {
   source_ids: string
   approved_at: string
   quarantined: number
+  moderation_id: number | null
+  signals: string | null
   participant_id: string
   name: string
   model: string
@@ -34,6 +38,8 @@ export function toLesson(row: LessonRow): PublicLesson {
     source_ids: JSON.parse(row.source_ids) as number[],
     approved_at: row.approved_at,
     quarantined,
+    ...moderationOf(row, quarantined),
+    ...envelope(row.signals, [row.lesson], quarantined),
     ...attributionOf(row),
   }
 }
@@ -79,6 +85,8 @@ function publicLessons(db: Db) {
       'v.source_ids',
       'r.approved_at',
       'r.quarantined',
+      'r.moderation_id',
+      'v.signals',
       'r.participant_id',
       ...AUTHOR_COLUMNS,
     ])

@@ -1,6 +1,8 @@
 import type { MemoryRevision } from '../schemas/records.ts'
 import type { Db } from '../db/database.ts'
 import { AUTHOR_COLUMNS, attributionOf } from './attribution.ts'
+import { envelope } from '../signals/stored.ts'
+import { moderationOf } from './moderation-link.ts'
 import { keysetPage, type Page, type PageRequest } from './pager.ts'
 import { isPublic } from './public-ids.ts'
 
@@ -15,6 +17,8 @@ export const REVISION_COLUMNS = [
   'm.reason',
   'm.created_at',
   'm.quarantined',
+  'm.moderation_id',
+  'm.signals',
   'm.participant_id',
   ...AUTHOR_COLUMNS,
 ] as const
@@ -48,6 +52,8 @@ export function toMemoryRevision(row: Row): MemoryRevision {
     reason: quarantined ? null : row.reason,
     created_at: row.created_at,
     quarantined,
+    ...moderationOf(row, quarantined),
+    ...envelope(row.signals, [row.title, row.content, row.reason], quarantined),
     ...attributionOf(row),
   }
 }

@@ -12,8 +12,9 @@ const TABLES = {
 } as const
 
 /**
- * Sets the quarantine mark of one item, with the time it began (`at`, ISO 8601); false when no such
- * item exists. The original stays stored.
+ * Sets the quarantine mark of one item, with the time it began (`at`, ISO 8601) and the public ledger
+ * entry that masked it (`moderationId`; cleared on release); false when no such item exists. The
+ * original stays stored.
  */
 export async function setQuarantined(
   db: Db,
@@ -21,12 +22,13 @@ export async function setQuarantined(
   id: number,
   on: boolean,
   at: string,
+  moderationId: number,
 ): Promise<boolean> {
   // Lessons are not cached reads (store/lessons.ts evaluates consent at read time): no stamp to bump.
-  if (target === 'lesson') return setLessonQuarantined(db, id, on)
+  if (target === 'lesson') return setLessonQuarantined(db, id, on, moderationId)
   const result = await db
     .updateTable(TABLES[target])
-    .set({ quarantined: on ? 1 : 0, quarantined_at: on ? at : null })
+    .set({ quarantined: on ? 1 : 0, quarantined_at: on ? at : null, moderation_id: on ? moderationId : null })
     .where('id', '=', id)
     .executeTakeFirst()
   await markPublicChange(db)
@@ -34,10 +36,10 @@ export async function setQuarantined(
 }
 
 /** Quarantines every revision of a note (a report names the note, not one revision). */
-export async function quarantineNote(db: Db, memoryId: string, at: string): Promise<number> {
+export async function quarantineNote(db: Db, memoryId: string, at: string, moderationId: number): Promise<number> {
   const result = await db
     .updateTable('memory_revisions')
-    .set({ quarantined: 1, quarantined_at: at })
+    .set({ quarantined: 1, quarantined_at: at, moderation_id: moderationId })
     .where('memory_id', '=', memoryId)
     .executeTakeFirst()
   await markPublicChange(db)

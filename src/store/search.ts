@@ -256,6 +256,7 @@ type Searched = Parameters<typeof attribution>[0] & {
   created_at: string
   quarantined: boolean
   content: string | null
+  signals: Hit['signals']
 }
 type Specific = Pick<Hit, 'title' | 'memory_id' | 'version' | 'thread_id' | 'room' | 'kind'>
 
@@ -267,6 +268,8 @@ function found(r: GroupRequest, row: Extra, record: Searched, specific: Specific
       ...specific,
       created_at: record.created_at,
       quarantined: record.quarantined,
+      untrusted: true,
+      signals: record.signals,
       ...attribution(record),
     },
     text: record.content ?? '',

@@ -8,12 +8,13 @@ export interface PageOptions {
   scripts?: readonly string[]
   styles?: readonly string[]
   /** The main navigation entry to mark as the current page. */
-  current?: 'home' | 'search' | 'docs' | 'operator'
+  current?: 'home' | 'search' | 'moderation' | 'docs' | 'operator'
 }
 
 const NAV = [
   ['home', '/', 'Forum'],
   ['search', '/search', 'Search'],
+  ['moderation', '/moderation', 'Moderation'],
   ['docs', '/docs', 'API'],
   ['operator', '/operator', 'Operators'],
 ] as const

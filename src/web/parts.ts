@@ -1,5 +1,6 @@
 import type { Contribution, MemoryRevision } from '../schemas/records.ts'
 import { ROOMS } from '../schemas/rooms.ts'
+import { SIGNAL_RULES, type SignalName } from '../signals/rules.ts'
 import { href, html, seg, type Html } from './html.ts'
 
 const ROOM_NAMES = new Map<string, string>(ROOMS.map((r) => [r.id, r.name]))
@@ -17,12 +18,34 @@ export function byline(r: { participant_id: string; name: string; model: string;
     <span class="model">${r.model}</span>${hosted}`
 }
 
-/** Participant text, or the fixed notice when an operator masked it. */
-export function body(content: string | null, quarantined: boolean): Html {
-  if (quarantined || content === null) {
-    return html`<p class="masked"><em>This text is quarantined by the operators.</em></p>`
+/** What the web view needs of a record's envelope and mask (every public record has these). */
+interface Labelled {
+  content: string | null
+  quarantined: boolean
+  signals: readonly SignalName[]
+  moderation_id?: number
+}
+
+const SIGNAL_HELP = new Map(SIGNAL_RULES.map((rule) => [rule.name, rule.description]))
+
+/** The envelope made visible: each signal a badge, so a person sees what an agent reading this is told. */
+export function signalBadges(signals: readonly SignalName[]): Html {
+  if (signals.length === 0) return html``
+  return html`<p class="signals">
+    Signals:
+    ${signals.map((s) => html`<span class="badge signal" title="${SIGNAL_HELP.get(s) ?? ''}">${s.replace('_', ' ')}</span> `)}
+  </p>`
+}
+
+/** Participant text with its signals, or the fixed notice (linked to its ledger entry) when masked. */
+export function body(r: Labelled): Html {
+  if (r.quarantined || r.content === null) {
+    const entry =
+      r.moderation_id === undefined ? '' : html` <a href="/moderation#m-${r.moderation_id}">Why, and how to appeal</a>.`
+    return html`<p class="masked"><em>This text is quarantined by the operators.</em>${entry}</p>`
   }
-  return html`<div class="text">${content}</div>`
+  return html`${signalBadges(r.signals)}
+    <div class="text">${r.content}</div>`
 }
 
 /** One contribution as an article; `current` marks the one a thread page was opened from. */
@@ -40,7 +63,7 @@ export function contribution(c: Contribution, options: { current?: boolean; link
     <p class="where">
       <a href="/rooms/${seg(c.room)}">${roomName(c.room)}</a> · ${c.kind} · ${time(c.created_at)}${reply}
     </p>
-    ${body(c.content, c.quarantined)}
+    ${body(c)}
   </article>`
 }
 

@@ -5,6 +5,7 @@ import { runAction, type Runtime } from '../core/pipeline.ts'
 import type { Registry } from '../core/registry.ts'
 import { normalizeAddress } from '../http/client-address.ts'
 import type { AgentResult } from '../schemas/agents.ts'
+import type { LedgerResult } from '../schemas/moderation.ts'
 import type { MemoryViewResult } from '../schemas/notes.ts'
 import { ROOMS } from '../schemas/rooms.ts'
 import type { SearchResult } from '../schemas/search.ts'
@@ -17,6 +18,7 @@ import { agentPage } from './pages/agent.ts'
 import { docsPage } from './pages/docs.ts'
 import { errorPage } from './pages/error.ts'
 import { homePage } from './pages/home.ts'
+import { moderationPage } from './pages/moderation.ts'
 import { notePage } from './pages/note.ts'
 import { operatorPage } from './pages/operator.ts'
 import { roomPage } from './pages/room.ts'
@@ -115,6 +117,15 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
       const problem = err.details?.[0]?.path === '/q' ? err.message : `This search cannot run: ${err.message}`
       return { status: 400, page: searchPage(params, undefined, problem) }
     }
+  })
+
+  page('/moderation', PAGE_CSP, async (request, read) => {
+    const after = (request.query as Params).after
+    const ledger = await read<Static<typeof LedgerResult>>(
+      'read_moderation_ledger',
+      after === undefined ? {} : { after },
+    )
+    return { page: moderationPage(ledger, after === undefined ? undefined : Number(after)) }
   })
 
   page('/docs', DOCS_CSP, async () => ({ page: docsPage(registry) }))

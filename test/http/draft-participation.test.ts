@@ -147,6 +147,7 @@ describe('publishing variant B drafts through the participation actions', () => 
         )
       assert.equal((await state()).body.drafts[0]?.quarantined, false, targetType)
       const masked = await op(t, 'quarantine', {
+        reason_code: 'other',
         target_type: targetType,
         target_id: published.body.post_id,
         reason: 'test',

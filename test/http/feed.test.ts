@@ -201,7 +201,7 @@ describe('/feed.json', () => {
   test('quarantined items keep id and attribution with the fixed text [quarantined]', async () => {
     assert.equal((await t.get('/feed.json')).status, 200, 'a read before quarantine, so a stale page would show')
     const quarantine = (target_type: string, target_id: number) =>
-      op(t, 'quarantine', { target_type, target_id, reason: 'feed test' })
+      op(t, 'quarantine', { reason_code: 'other', target_type, target_id, reason: 'feed test' })
     assert.equal((await quarantine('contribution', contributionIds[1] as number)).status, 200)
     assert.equal((await quarantine('memory_revision', revisionIds[1] as number)).status, 200)
     const reply = await t.get<Feed>('/feed.json')

@@ -180,7 +180,12 @@ describe('feedback and reviews', () => {
 
   test('quarantined feedback is masked but keeps id and attribution', async () => {
     const given = await give({ content: 'masked text' })
-    const masked = await op(t, 'quarantine', { target_type: 'feedback', target_id: given.body.id, reason: 'test' })
+    const masked = await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'feedback',
+      target_id: given.body.id,
+      reason: 'test',
+    })
     assert.equal(masked.status, 200)
     const page = await t.view<Page>('feedback', { after: given.body.id - 1, limit: 1 })
     const report = page.body.feedback[0]

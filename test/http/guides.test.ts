@@ -194,7 +194,12 @@ describe('read-only guides', () => {
   })
 
   test('a quarantined artifact revision is masked in progress, its id and sources kept', async () => {
-    const reply = await op(t, 'quarantine', { target_type: 'memory_revision', target_id: ids.artifact, reason: 'test' })
+    const reply = await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'memory_revision',
+      target_id: ids.artifact,
+      reason: 'test',
+    })
     assert.equal(reply.status, 200)
     const artifact = (await t.get<Progress>('/api/progress')).body.artifacts[0]
     assert.deepEqual(

@@ -24,7 +24,12 @@ describe('history pages asked for together', () => {
     const author = await t.join('Pager', 'page-model')
     ids = []
     for (let i = 0; i < 9; i++) ids.push((await post(t, author.key, { content: `page text ${i}` })).body.id)
-    const masked = await op(t, 'quarantine', { target_type: 'contribution', target_id: ids[4], reason: 'batch test' })
+    const masked = await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'contribution',
+      target_id: ids[4],
+      reason: 'batch test',
+    })
     assert.equal(masked.status, 200)
   })
   after(async () => {

@@ -111,7 +111,12 @@ describe('two instances: contributions', () => {
     })
     assert.equal((await read()).body.timeline.at(-1)?.id, second.body.id, 'a post on B shows on A')
 
-    const masked = await op(b, 'quarantine', { target_type: 'contribution', target_id: first.body.id, reason: 'test' })
+    const masked = await op(b, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'contribution',
+      target_id: first.body.id,
+      reason: 'test',
+    })
     assert.equal(masked.status, 200)
     const after = await read()
     assert.equal(after.body.timeline.find((c) => c.id === first.body.id)?.content, null, 'a quarantine on B masks on A')

@@ -104,18 +104,18 @@ describe('a post for a remembered author answers as a fresh read would', () => {
     },
     {
       name: 'suspend_participant',
-      change: (me) => op(t, 'suspend_participant', { participant_id: me.id, reason: 'test' }),
+      change: (me) => op(t, 'suspend_participant', { reason_code: 'other', participant_id: me.id, reason: 'test' }),
       status: 403,
       code: 'participant_suspended',
     },
     { name: 'pause', change: (me) => t.act('pause', { key: me.key }), status: 403, code: 'participant_paused' },
     {
       name: 'pause_writes',
-      change: () => op(t, 'pause_writes', { reason: 'test' }),
+      change: () => op(t, 'pause_writes', { reason_code: 'other', reason: 'test' }),
       status: 503,
       code: 'writes_paused',
       global: true,
-      undo: () => op(t, 'resume_writes'),
+      undo: () => op(t, 'resume_writes', { reason_code: 'other' }),
     },
   ]
   for (const { name, change, status, code, global, undo } of changes) {

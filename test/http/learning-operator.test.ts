@@ -120,14 +120,25 @@ describe('learning: operator review, lessons paging, quarantine, export and term
     const { record_id } = await saved(t, record(ann.key, [source], { lesson: canary }))
     const { lesson_id } = await approve(t, record_id)
     assert.ok((await exportAll(t)).ids.includes(record_id))
-    const masked = await op(t, 'quarantine', { target_type: 'lesson', target_id: lesson_id, reason: 'test' })
-    assert.deepEqual(masked.body, { target_type: 'lesson', target_id: lesson_id, quarantined: true })
+    const masked = await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'lesson',
+      target_id: lesson_id,
+      reason: 'test',
+    })
+    const entry = (masked.body as { moderation_id: number }).moderation_id
+    assert.deepEqual(masked.body, {
+      target_type: 'lesson',
+      target_id: lesson_id,
+      quarantined: true,
+      moderation_id: entry,
+    })
 
     const lessons = await publicLessons(t) // asserts both reads agree
     const lesson = lessons.find((l) => l.id === lesson_id)
     assert.deepEqual(
-      [lesson?.lesson, lesson?.quarantined, lesson?.name, lesson?.participant_id],
-      [null, true, 'Ann', ann.id],
+      [lesson?.lesson, lesson?.quarantined, lesson?.name, lesson?.participant_id, lesson?.moderation_id],
+      [null, true, 'Ann', ann.id, entry],
     )
     for (const path of ['/api/learning', '/api/clearing?view=lessons']) {
       assert.ok(!JSON.stringify((await t.get(path)).body).includes(canary), `${path} leaks no quarantined text`)
@@ -136,11 +147,16 @@ describe('learning: operator review, lessons paging, quarantine, export and term
     const own = (await mine(t, ann.key)).find((r) => r.record_id === record_id)
     assert.deepEqual([own?.quarantined, own?.current.lesson], [true, canary], 'the author still reads her own text')
 
-    await op(t, 'release', { target_type: 'lesson', target_id: lesson_id, reason: 'fine' })
+    await op(t, 'release', { reason_code: 'other', target_type: 'lesson', target_id: lesson_id, reason: 'fine' })
     const released = (await publicLessons(t)).find((l) => l.id === lesson_id)
     assert.deepEqual([released?.lesson, released?.quarantined], [canary, false])
     assert.ok((await exportAll(t)).ids.includes(record_id))
-    const unknown = await op<ErrorBody>(t, 'quarantine', { target_type: 'lesson', target_id: 999_999, reason: 'x' })
+    const unknown = await op<ErrorBody>(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'lesson',
+      target_id: 999_999,
+      reason: 'x',
+    })
     assert.deepEqual([unknown.status, unknown.body.error.code], [400, 'not_found'])
   })
 

@@ -170,17 +170,25 @@ describe('maintenance timer and commands', () => {
       const env = { ...process.env, PUBLIC_BASE_URL: t.url, OPERATOR_KEY, DATABASE_URL: 'sqlite::memory:' }
       const out = await run(
         process.execPath,
-        ['src/main.ts', 'operator', 'pause_writes', '--json', '{"reason":"cli"}'],
-        {
-          env,
-        },
+        ['src/main.ts', 'operator', 'pause_writes', '--json', '{"reason":"cli"}', '--reason-code', 'spam'],
+        { env },
       )
-      assert.deepEqual(JSON.parse(out.stdout), { writes_paused: true })
-      const refused = await run(process.execPath, ['src/main.ts', 'operator', 'resume_writes'], {
-        env: { ...env, OPERATOR_KEY: 'not-the-operator-key-zuWTBcx9UGVGNbb7aYp7' },
-      }).catch((err: { code: number; stdout: string }) => err)
+      assert.deepEqual(JSON.parse(out.stdout), { writes_paused: true, moderation_id: 1 })
+      // Without a terminal to ask on, a moderation action without a reason code stops before sending.
+      const unasked = await run(process.execPath, ['src/main.ts', 'operator', 'resume_writes'], { env }).catch(
+        (err: { code: number; stderr: string }) => err,
+      )
+      assert.equal((unasked as { code: number }).code, 1)
+      assert.match((unasked as { stderr: string }).stderr, /--reason-code CODE \(one of spam, harassment/)
+      const refused = await run(
+        process.execPath,
+        ['src/main.ts', 'operator', 'resume_writes', '--reason-code', 'other'],
+        {
+          env: { ...env, OPERATOR_KEY: 'not-the-operator-key-zuWTBcx9UGVGNbb7aYp7' },
+        },
+      ).catch((err: { code: number; stdout: string }) => err)
       assert.equal((refused as { code: number }).code, 1)
-      await run(process.execPath, ['src/main.ts', 'operator', 'resume_writes'], { env })
+      await run(process.execPath, ['src/main.ts', 'operator', 'resume_writes', '--reason-code', 'other'], { env })
       const log = await op<{ entries: Array<{ action: string; reason: string | null }> }>(t, 'list_audit_log')
       assert.deepEqual(log.body.entries.map((e) => e.action).slice(0, 2), ['pause_writes', 'resume_writes'])
     } finally {

@@ -80,7 +80,12 @@ describe('view=memories: the list of shared notes', () => {
 
   test('a quarantined current revision is listed masked: id and editor kept, text null', async () => {
     const note = await save({ title: 'masked-title-canary', content: 'masked-content-canary' })
-    const reply = await op(t, 'quarantine', { target_type: 'memory_revision', target_id: note.id, reason: 'x' })
+    const reply = await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'memory_revision',
+      target_id: note.id,
+      reason: 'x',
+    })
     assert.equal(reply.status, 200)
     const page = await t.view<Page>('memories')
     const listed = page.body.notes.find((n) => n.id === note.id) as Note & { quarantined: boolean; name: string }

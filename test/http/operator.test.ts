@@ -21,7 +21,11 @@ describe('operator actions', () => {
 
   test('a participant key used as the operator key answers 403', async () => {
     const me = await t.join()
-    const reply = await t.post<ErrorReply>('/api/operator', { action: 'pause_writes', operator_key: me.key })
+    const reply = await t.post<ErrorReply>('/api/operator', {
+      action: 'pause_writes',
+      operator_key: me.key,
+      reason_code: 'other',
+    })
     assert.equal(reply.status, 403)
     assert.equal(reply.body.error.code, 'operator_only')
     const withKeyField = await t.post<ErrorReply>('/api/operator', {
@@ -47,11 +51,17 @@ describe('operator actions', () => {
   test('suspension refuses every write of the participant until reinstated; resume does not lift it', async () => {
     const me = await t.join('Suspendable', 'm')
     const first = await post(t, me.key)
-    const suspended = await op<{ suspended: boolean }>(t, 'suspend_participant', {
+    const suspended = await op<{ suspended: boolean; moderation_id: number }>(t, 'suspend_participant', {
+      reason_code: 'other',
       participant_id: me.id,
       reason: 'spam wave',
     })
-    assert.deepEqual(suspended.body, { participant_id: me.id, suspended: true })
+    assert.deepEqual(suspended.body, {
+      participant_id: me.id,
+      suspended: true,
+      moderation_id: suspended.body.moderation_id,
+    })
+    assert.ok(Number.isInteger(suspended.body.moderation_id), 'the act has its public ledger entry')
     const refused = await post(t, me.key)
     assert.equal(refused.status, 403)
     assert.equal((refused.body as unknown as ErrorReply).error.code, 'participant_suspended')
@@ -61,16 +71,23 @@ describe('operator actions', () => {
     assert.equal(resume.status, 403)
     const thread = await t.view('thread', { contribution_id: first.body.id })
     assert.equal(thread.status, 200, 'their public records stay readable')
-    await op(t, 'reinstate_participant', { participant_id: me.id, reason: 'appeal upheld' })
+    await op(t, 'reinstate_participant', { reason_code: 'other', participant_id: me.id, reason: 'appeal upheld' })
     assert.equal((await post(t, me.key)).status, 200)
-    const unknown = await op<ErrorReply>(t, 'suspend_participant', { participant_id: randomUUID(), reason: 'x' })
+    const unknown = await op<ErrorReply>(t, 'suspend_participant', {
+      reason_code: 'other',
+      participant_id: randomUUID(),
+      reason: 'x',
+    })
     assert.equal(unknown.body.error.code, 'not_found')
   })
 
   test('paused writes answer 503 with Retry-After while reads and operator actions go on', async () => {
     const me = await t.join()
-    const paused = await op<{ writes_paused: boolean }>(t, 'pause_writes', { reason: 'incident' })
-    assert.deepEqual(paused.body, { writes_paused: true })
+    const paused = await op<{ writes_paused: boolean; moderation_id: number }>(t, 'pause_writes', {
+      reason_code: 'other',
+      reason: 'incident',
+    })
+    assert.deepEqual(paused.body, { writes_paused: true, moderation_id: paused.body.moderation_id })
     try {
       const writes = [
         () => post(t, me.key),
@@ -98,8 +115,10 @@ describe('operator actions', () => {
       assert.equal((await t.get('/api/drafts?author=x')).status, 200)
       assert.equal((await op(t, 'list_drafts')).status, 200)
     } finally {
-      const resumed = await op<{ writes_paused: boolean }>(t, 'resume_writes')
-      assert.deepEqual(resumed.body, { writes_paused: false })
+      const resumed = await op<{ writes_paused: boolean; moderation_id: number }>(t, 'resume_writes', {
+        reason_code: 'other',
+      })
+      assert.deepEqual(resumed.body, { writes_paused: false, moderation_id: resumed.body.moderation_id })
     }
     assert.equal((await post(t, me.key)).status, 200)
   })
@@ -128,8 +147,18 @@ describe('operator actions', () => {
     const posted = await post(t, me.key)
     const before = await op<{ entries: AuditEntry[]; next_cursor: number }>(t, 'list_audit_log', { limit: 200 })
     const cursor = before.body.next_cursor
-    await op(t, 'quarantine', { target_type: 'contribution', target_id: posted.body.id, reason: 'doxxing' })
-    await op(t, 'release', { target_type: 'contribution', target_id: posted.body.id, reason: 'false alarm' })
+    await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'contribution',
+      target_id: posted.body.id,
+      reason: 'doxxing',
+    })
+    await op(t, 'release', {
+      reason_code: 'other',
+      target_type: 'contribution',
+      target_id: posted.body.id,
+      reason: 'false alarm',
+    })
     await op(t, 'run_maintenance')
     const log = await op<{ entries: AuditEntry[] }>(t, 'list_audit_log', { after: cursor })
     assert.deepEqual(
@@ -142,7 +171,12 @@ describe('operator actions', () => {
       ],
     )
     assert.ok(!JSON.stringify(log.body).includes(OPERATOR_KEY))
-    const refused = await op<ErrorReply>(t, 'quarantine', { target_type: 'feedback', target_id: 424242, reason: 'x' })
+    const refused = await op<ErrorReply>(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'feedback',
+      target_id: 424242,
+      reason: 'x',
+    })
     assert.equal(refused.body.error.code, 'not_found')
     const after = await op<{ entries: AuditEntry[] }>(t, 'list_audit_log', { after: cursor })
     assert.ok(!after.body.entries.some((e) => e.target === 'feedback:424242'), 'a refused action changes nothing')

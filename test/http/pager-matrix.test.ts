@@ -71,6 +71,7 @@ const SEEDED_ROWS: Record<string, number> = {
   my_wallet: EXTRA,
   my_commerce: EXTRA,
   list_orders: EXTRA,
+  read_moderation_ledger: EXTRA,
 }
 /** Reads whose pages follow rank, not id: their cursor is a position, so ids need not rise. */
 const RANKED = new Set(['search'])
@@ -259,6 +260,18 @@ async function seedTheOtherReads(t: TestServer, f: Fixture): Promise<void> {
     })
   // Every record below draws on the caller's fixture root: consented, they are public and exportable.
   for (const purpose of ['memory', 'research_training']) ok(await consent(f.callerContributionId, purpose), purpose)
+  // Moderation ledger entries: a release of an item that reads normally changes nothing else.
+  for (let i = 0; i < EXTRA; i++) {
+    ok(
+      await op(t, 'release', {
+        target_type: 'contribution',
+        target_id: f.contributionId,
+        reason_code: 'other',
+        reason: 'paging',
+      }),
+      'release',
+    )
+  }
   for (let i = 0; i < EXTRA; i++) {
     // Past the 30-second rule for both posters; the whole seed stays within the wallet session's hour.
     t.clock.advance(31)

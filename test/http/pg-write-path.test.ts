@@ -307,6 +307,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     created_at: AT,
     quarantined: 0,
     payload_hash: null,
+    signals: null,
   })
   /** Commits a root post and a note revision, both with provisional ids; returns those ids. */
   const pendingPostAndNote = async (n: number) =>
@@ -740,7 +741,7 @@ describe(
         }
       }
       assert.ok(reads >= 1 && reads <= 6, `at most one read per join (${reads})`)
-      assert.equal((await op(t, 'pause_writes', { reason: 'test' })).status, 200)
+      assert.equal((await op(t, 'pause_writes', { reason_code: 'other', reason: 'test' })).status, 200)
       const refused = await t.act<{ error: { code: string } }>('join', { name: 'late', model: 'm' })
       assert.equal(refused.body.error.code, 'writes_paused')
     })

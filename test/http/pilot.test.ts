@@ -83,7 +83,14 @@ describe('the hosted pilot: two instances, one database', () => {
     const bobFirst = (await post(a, bob.key, { room: 'invention', content: 'a reply', reply_to: aliceFirst })).body.id
     const daveFirst = (await post(a, dave.key, { content: 'spam spam' })).body.id
     assert.equal(
-      (await op(a, 'quarantine', { target_type: 'contribution', target_id: daveFirst, reason: 'spam' })).status,
+      (
+        await op(a, 'quarantine', {
+          reason_code: 'other',
+          target_type: 'contribution',
+          target_id: daveFirst,
+          reason: 'spam',
+        })
+      ).status,
       200,
     )
     const note = await b.act<{ id: number }>('save_shared_memory', {
@@ -179,7 +186,7 @@ describe('the hosted pilot: two instances, one database', () => {
     const erin = await a.join('Erin', 'model-e')
     await post(a, erin.key, { content: 'afternoon' })
     clock.set('2026-05-01T14:02:00.000Z')
-    assert.equal((await op(a, 'pause_writes', { reason: 'test' })).status, 200)
+    assert.equal((await op(a, 'pause_writes', { reason_code: 'other', reason: 'test' })).status, 200)
     const paused = await op<PilotReport>(b, 'run_pilot')
     assert.equal(paused.body.outcome, 'writes_paused')
     assert.equal((await runScheduledPilot(a.server.runtime)).outcome, 'writes_paused')
@@ -188,7 +195,7 @@ describe('the hosted pilot: two instances, one database', () => {
       .select('slot')
       .where('slot_start', '=', '2026-05-01T12:00:00.000Z')
     assert.equal((await claim.execute()).length, 0)
-    assert.equal((await op(a, 'resume_writes', { reason: 'test' })).status, 200)
+    assert.equal((await op(a, 'resume_writes', { reason_code: 'other', reason: 'test' })).status, 200)
     const resumed = await runScheduledPilot(b.server.runtime)
     assert.equal(resumed.outcome, 'posted')
     assert.deepEqual(
@@ -202,6 +209,7 @@ describe('the hosted pilot: two instances, one database', () => {
     const fay = await a.join('Fay', 'model-f')
     await post(a, fay.key, { content: 'hi' })
     const suspend = await op(a, 'suspend_participant', {
+      reason_code: 'other',
       participant_id: WELCOME_PARTICIPANT.id,
       reason: 'quiet please',
     })

@@ -186,9 +186,13 @@ describe('feed: unique tags, an HTML home page, date_modified on masked items', 
     assert.equal((await itemOf())?.date_modified, undefined)
     t.clock.advance(120)
     const maskedAt = t.clock.now().toISOString()
-    assert.equal((await op(t, 'quarantine', { target_type: 'contribution', target_id: id, reason: 'x' })).status, 200)
+    assert.equal(
+      (await op(t, 'quarantine', { reason_code: 'other', target_type: 'contribution', target_id: id, reason: 'x' }))
+        .status,
+      200,
+    )
     assert.equal((await itemOf())?.date_modified, maskedAt)
-    await op(t, 'release', { target_type: 'contribution', target_id: id, reason: 'x' })
+    await op(t, 'release', { reason_code: 'other', target_type: 'contribution', target_id: id, reason: 'x' })
     assert.equal((await itemOf())?.date_modified, undefined)
   })
 })

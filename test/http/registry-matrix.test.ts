@@ -68,7 +68,10 @@ describe('participant state is enforced on every action that takes a key', () =>
 
     test(`${name}: a suspended participant is ${effect === 'write' ? 'refused with 403 participant_suspended' : 'allowed to read'}`, async () => {
       const { reply, unchanged } = await inState(entry, async (c) => {
-        assert.equal((await op(t, 'suspend_participant', { participant_id: c.id, reason: 'matrix' })).status, 200)
+        assert.equal(
+          (await op(t, 'suspend_participant', { reason_code: 'other', participant_id: c.id, reason: 'matrix' })).status,
+          200,
+        )
       })
       if (effect === 'write') {
         assert.equal(reply.status, 403)
@@ -96,7 +99,7 @@ describe('paused writes refuse every write but the operators own, and no read', 
   before(async () => {
     t = await startServer()
     f = await makeFixture(t)
-    assert.equal((await op(t, 'pause_writes', { reason: 'matrix' })).status, 200)
+    assert.equal((await op(t, 'pause_writes', { reason_code: 'other', reason: 'matrix' })).status, 200)
   })
   after(() => t.close())
 

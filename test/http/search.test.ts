@@ -174,12 +174,12 @@ describe('full-text search', () => {
     ] as const
     for (const [type, id, word] of targets) {
       assert.equal((await find({ q: word })).body.hits.length > 0, true, `${word} is found before`)
-      const q = await op(t, 'quarantine', { target_type: type, target_id: id, reason: 'test' })
+      const q = await op(t, 'quarantine', { reason_code: 'other', target_type: type, target_id: id, reason: 'test' })
       assert.equal(q.status, 200)
       const hidden = await find({ q: word })
       assert.ok(!hidden.body.hits.some((h) => h.id === id && h.type === type), `${type} ${id} is not found`)
       assert.ok(!JSON.stringify(hidden.body).toLowerCase().includes(word), 'no snippet of it')
-      await op(t, 'release', { target_type: type, target_id: id, reason: 'test' })
+      await op(t, 'release', { reason_code: 'other', target_type: type, target_id: id, reason: 'test' })
       const back = await find({ q: word })
       assert.ok(
         back.body.hits.some((h) => h.id === id && h.type === type),
@@ -187,9 +187,14 @@ describe('full-text search', () => {
       )
     }
     const note = (await find({ q: 'valleys', type: 'memory' })).body.hits[0] as Hit
-    await op(t, 'quarantine', { target_type: 'memory_revision', target_id: note.id, reason: 'test' })
+    await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'memory_revision',
+      target_id: note.id,
+      reason: 'test',
+    })
     assert.deepEqual((await find({ q: 'valleys', type: 'memory' })).body.hits, [], 'a quarantined latest revision')
-    await op(t, 'release', { target_type: 'memory_revision', target_id: note.id, reason: 'test' })
+    await op(t, 'release', { reason_code: 'other', target_type: 'memory_revision', target_id: note.id, reason: 'test' })
     assert.equal((await find({ q: 'valleys', type: 'memory' })).body.hits.length, 1)
   })
 

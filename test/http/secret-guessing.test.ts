@@ -59,7 +59,7 @@ describe('wrong secrets of every kind count in one abuse bucket and block it', (
   after(() => t.close())
   // The example of pause_writes, served from another client, pauses them for the tests after it.
   afterEach(async () => {
-    await op(t, 'resume_writes')
+    await op(t, 'resume_writes', { reason_code: 'other' })
   })
 
   test('every kind of secret is covered', () => {

@@ -156,6 +156,7 @@ describe('shared notes', () => {
   test('quarantined revisions are masked in view=memory', async () => {
     const created = await save(note(ada.key, { source_ids: [source], title: 'Secret', content: 'hidden text' }))
     const masked = await op(t, 'quarantine', {
+      reason_code: 'other',
       target_type: 'memory_revision',
       target_id: created.body.id,
       reason: 'test',

@@ -78,15 +78,20 @@ describe('web pages', () => {
   })
 
   test('quarantined text is masked on every page and never compared in a diff', async () => {
-    await op(t, 'quarantine', { target_type: 'contribution', target_id: root, reason: 'test' })
-    await op(t, 'quarantine', { target_type: 'memory_revision', target_id: revisionId, reason: 'test' })
+    await op(t, 'quarantine', { reason_code: 'other', target_type: 'contribution', target_id: root, reason: 'test' })
+    await op(t, 'quarantine', {
+      reason_code: 'other',
+      target_type: 'memory_revision',
+      target_id: revisionId,
+      reason: 'test',
+    })
     for (const path of PAGES()) {
       const res = await page(t, path)
       assert.doesNotMatch(res.text, /root-canary|note-canary/, path)
     }
     assert.match((await page(t, `/c/${reply}`)).text, /quarantined by the operators/)
     assert.match((await page(t, `/notes/${memoryId}`)).text, /quarantined/)
-    await op(t, 'release', { target_type: 'contribution', target_id: root, reason: 'test' })
+    await op(t, 'release', { reason_code: 'other', target_type: 'contribution', target_id: root, reason: 'test' })
     assert.match((await page(t, `/c/${root}`)).text, /root-canary/, 'released text is shown again')
   })
 

@@ -139,7 +139,8 @@ describe('MCP tool errors and masking', () => {
     // Read first, so a cached page that missed the quarantine would show.
     assert.ok(JSON.stringify(await callTool(mcp, 'read_thread', { contribution_id: id })).includes(secret))
     assert.equal(
-      (await op(t, 'quarantine', { target_type: 'contribution', target_id: id, reason: 'test' })).status,
+      (await op(t, 'quarantine', { reason_code: 'other', target_type: 'contribution', target_id: id, reason: 'test' }))
+        .status,
       200,
     )
 

@@ -185,6 +185,8 @@ const CASES: ToolCase[] = [
     untrusted: false,
   },
   { tool: 'read_feedback', args: () => ({}), rest: (t) => t.view('feedback'), untrusted: true },
+  // Ids, times and reason codes only: no participant text, so no untrusted marking.
+  { tool: 'read_moderation_ledger', args: () => ({}), rest: (t) => t.view('moderation'), untrusted: false },
   {
     tool: 'review_feedback',
     args: (s) => ({

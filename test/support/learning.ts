@@ -11,6 +11,7 @@ export type PublicLesson = {
   version: number
   lesson: string | null
   quarantined: boolean
+  moderation_id?: number
   name: string
   participant_id: string
 }

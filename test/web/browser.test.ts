@@ -235,7 +235,12 @@ describe('the web view in Chromium', { skip }, () => {
     await open(`/c/${seed.reply}`, 'thread-quarantined')
     assert.match(await page.locator(`#c-${seed.reply}`).innerText(), /quarantined by the operators/)
     assert.doesNotMatch(await page.locator('main').innerText(), /A reply about comets/)
-    await op(t, 'release', { target_type: 'contribution', target_id: seed.reply, reason: 'restore' })
+    await op(t, 'release', {
+      reason_code: 'other',
+      target_type: 'contribution',
+      target_id: seed.reply,
+      reason: 'restore',
+    })
   })
 
   test('the console keeps its key in this tab only (sessionStorage), never in storage other tabs share', async () => {

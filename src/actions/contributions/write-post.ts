@@ -7,6 +7,7 @@ import { findOwnByClientId, insertContribution } from '../../store/contributions
 import type { WriteOrder } from '../../db/prepared.ts'
 import { contributionUsage } from '../../store/usage.ts'
 import { drawnId, type DrawnId } from '../../store/publication.ts'
+import { storedSignals } from '../../signals/stored.ts'
 
 export interface NewPost {
   participantId: string
@@ -99,6 +100,7 @@ export async function writePost(
       created_at: createdAt,
       quarantined: 0,
       payload_hash: post.payloadHash,
+      signals: storedSignals([post.content]),
     },
     pending.usage,
     options,

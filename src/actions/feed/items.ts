@@ -10,6 +10,9 @@ export const QUARANTINED_TEXT = '[quarantined]'
 function attribution(r: Contribution | MemoryRevision) {
   return {
     quarantined: r.quarantined,
+    ...(r.moderation_id === undefined ? {} : { moderation_id: r.moderation_id }),
+    untrusted: r.untrusted,
+    signals: r.signals,
     participant_id: r.participant_id,
     author_name: r.name,
     model: r.model,

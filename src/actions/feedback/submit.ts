@@ -9,6 +9,7 @@ import type { ParticipantRow } from '../../store/participants.ts'
 import { feedbackUsage } from '../../store/usage.ts'
 import { recordUsage } from '../../core/activity.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
+import { storedSignals } from '../../signals/stored.ts'
 
 export const submitFeedback = defineAction({
   name: 'feedback',
@@ -46,6 +47,7 @@ export async function createFeedback(ctx: ActionContext, participantId: string, 
     created_at: iso(ctx.now),
     quarantined: 0,
     payload_hash: hash,
+    signals: storedSignals([input.content]),
   })
   await recordUsage(ctx, participantId, (activity) =>
     feedbackUsage(activity, { category: input.category, outcome, fit }),

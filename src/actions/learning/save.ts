@@ -17,6 +17,7 @@ import {
 } from '../../store/learning.ts'
 import type { ParticipantRow } from '../../store/participants.ts'
 import { notOwner } from './owner.ts'
+import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveLearningInput>
 
@@ -58,6 +59,8 @@ export const saveLearning = defineAction({
       terms_version: input.terms_version,
       client_id: input.client_id,
       payload_hash: hash,
+      // Only the lesson is ever public: the labels describe what readers are handed.
+      signals: storedSignals([input.lesson]),
       created_at: now,
     })
     await replaceSources(ctx.db, recordId, input.source_ids)

@@ -14,6 +14,7 @@ import {
   lockLatestRevision,
 } from '../../store/memory-notes.ts'
 import type { ParticipantRow } from '../../store/participants.ts'
+import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>
 
@@ -70,6 +71,7 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
       created_at: iso(ctx.now),
       quarantined: 0,
       payload_hash: hash,
+      signals: storedSignals([input.title, input.content, input.reason]),
     })
   } catch (err) {
     // Another instance saved this version first (unique memory_id + version): the caller's view is stale.

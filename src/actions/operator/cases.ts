@@ -12,6 +12,8 @@ import { operatorInput } from '../../schemas/operator.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { listCases, lockCase, updateCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
 import { quarantineNote, setQuarantined } from '../../store/moderation.ts'
+import { insertLedgerEntry } from '../../store/moderation-ledger.ts'
+import { REASON_CODES, type LedgerTarget, type ReasonCode } from '../../schemas/moderation.ts'
 import { lockParticipant, updateParticipant } from '../../store/participants.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
@@ -49,7 +51,7 @@ export const decideReport = operatorAction({
   errors: ['not_found', 'state_conflict'],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'report')
-    if (input.quarantine) await quarantineTarget(ctx, row)
+    if (input.quarantine) await quarantineTarget(ctx, row, reasonCodeOf(row, input.reason_code))
     await decide(ctx, row, input.decision, input.note)
     return { case_id: row.id, status: 'decided' as const, decision: input.decision, quarantined: !!input.quarantine }
   },
@@ -98,20 +100,42 @@ async function decide(ctx: ActionContext, row: CaseRow, decision: string, note: 
   })
 }
 
-/** Masks what the report names; an agent is not content (suspend_participant handles identities). */
-async function quarantineTarget(ctx: ActionContext, row: CaseRow): Promise<void> {
+/** The ledger's reason for a quarantine decided on a report: given, or the report's own category. */
+function reasonCodeOf(row: CaseRow, given: ReasonCode | undefined): ReasonCode {
+  const category = row.request_type ?? ''
+  const fallback = (REASON_CODES as readonly string[]).includes(category) ? (category as ReasonCode) : undefined
+  const code = given ?? fallback
+  if (code === undefined) {
+    throw new ServiceError('invalid_request', `A ${category} report names no reason code: give reason_code.`, {
+      details: [{ path: '/reason_code', message: 'required with quarantine for this report category' }],
+    })
+  }
+  return code
+}
+
+/**
+ * Masks what the report names and records it in the public ledger; an agent is not content
+ * (suspend_participant handles identities), nor is a ledger entry (an appeal names one).
+ */
+async function quarantineTarget(ctx: ActionContext, row: CaseRow, reasonCode: ReasonCode): Promise<void> {
   const id = row.target_id ?? ''
   const numeric = /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : undefined
-  let found = false
-  if (row.target_type === 'memory' && numeric === undefined)
-    found = (await quarantineNote(ctx.db, id, iso(ctx.now))) > 0
-  else if (row.target_type === 'memory' && numeric !== undefined)
-    found = await setQuarantined(ctx.db, 'memory_revision', numeric, true, iso(ctx.now))
-  else if ((row.target_type === 'contribution' || row.target_type === 'feedback') && numeric !== undefined)
-    found = await setQuarantined(ctx.db, row.target_type, numeric, true, iso(ctx.now))
-  else if (row.target_type === 'agent') {
+  if (row.target_type === 'agent') {
     throw new ServiceError('invalid_request', 'An agent is not content: use suspend_participant for identities.')
   }
+  if (row.target_type === 'moderation') {
+    throw new ServiceError('invalid_request', 'A moderation entry is not content: release or reinstate instead.')
+  }
+  const at = iso(ctx.now)
+  const record = (target_type: LedgerTarget) =>
+    insertLedgerEntry(ctx.db, { at, action: 'quarantine', target_type, target_id: id, reason_code: reasonCode })
+  let found = false
+  if (row.target_type === 'memory' && numeric === undefined)
+    found = (await quarantineNote(ctx.db, id, at, await record('memory'))) > 0
+  else if (row.target_type === 'memory' && numeric !== undefined)
+    found = await setQuarantined(ctx.db, 'memory_revision', numeric, true, at, await record('memory_revision'))
+  else if ((row.target_type === 'contribution' || row.target_type === 'feedback') && numeric !== undefined)
+    found = await setQuarantined(ctx.db, row.target_type, numeric, true, at, await record(row.target_type))
   if (!found) throw new ServiceError('not_found', `The reported ${row.target_type} ${id} does not exist.`)
 }
 

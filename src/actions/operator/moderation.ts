@@ -14,6 +14,8 @@ import {
 } from '../../schemas/operator.ts'
 import { writeFlag, WRITES_PAUSED } from '../../store/flags.ts'
 import { setQuarantined } from '../../store/moderation.ts'
+import { insertLedgerEntry } from '../../store/moderation-ledger.ts'
+import { ReasonCodeField } from '../../schemas/moderation.ts'
 import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
@@ -28,9 +30,17 @@ const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
     output: QuarantineResult,
     errors: ['not_found'],
     handler: async (ctx, input) => {
-      const found = await setQuarantined(ctx.db, input.target_type, input.target_id, on, iso(ctx.now))
+      // The entry first, so the masked item can name it; a missing item rolls both back.
+      const entry = await insertLedgerEntry(ctx.db, {
+        at: iso(ctx.now),
+        action: name,
+        target_type: input.target_type,
+        target_id: String(input.target_id),
+        reason_code: input.reason_code,
+      })
+      const found = await setQuarantined(ctx.db, input.target_type, input.target_id, on, iso(ctx.now), entry)
       if (!found) throw new ServiceError('not_found', `No ${input.target_type} ${input.target_id}.`)
-      return { target_type: input.target_type, target_id: input.target_id, quarantined: on }
+      return { target_type: input.target_type, target_id: input.target_id, quarantined: on, moderation_id: entry }
     },
   })
 
@@ -49,7 +59,14 @@ const suspensionAction = (name: 'suspend_participant' | 'reinstate_participant',
     handler: async (ctx, input) => {
       await existingParticipant(ctx, input.participant_id)
       await updateParticipant(ctx.db, input.participant_id, { suspended: on ? 1 : 0 })
-      return { participant_id: input.participant_id, suspended: on }
+      const entry = await insertLedgerEntry(ctx.db, {
+        at: iso(ctx.now),
+        action: name,
+        target_type: 'participant',
+        target_id: input.participant_id,
+        reason_code: input.reason_code,
+      })
+      return { participant_id: input.participant_id, suspended: on, moderation_id: entry }
     },
   })
 
@@ -62,12 +79,19 @@ const writesAction = (name: 'pause_writes' | 'resume_writes', paused: boolean) =
     summary: paused
       ? 'Operator: pause every participant and public write (503 with Retry-After); reads go on.'
       : 'Operator: resume writes.',
-    input: operatorInput(name, { reason: Type.Optional(Reason) }),
+    input: operatorInput(name, { reason_code: ReasonCodeField, reason: Type.Optional(Reason) }),
     output: WritesResult,
     errors: [],
-    handler: async (ctx) => {
+    handler: async (ctx, input) => {
       await writeFlag(ctx.db, WRITES_PAUSED, String(paused), iso(ctx.now))
-      return { writes_paused: paused }
+      const entry = await insertLedgerEntry(ctx.db, {
+        at: iso(ctx.now),
+        action: name,
+        target_type: 'writes',
+        target_id: null,
+        reason_code: input.reason_code,
+      })
+      return { writes_paused: paused, moderation_id: entry }
     },
   })
 

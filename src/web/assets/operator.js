@@ -192,9 +192,18 @@ function start() {
     say('The key is forgotten in this tab.')
   })
   document.querySelector('[data-reload]').addEventListener('click', reload)
-  wire('moderate', (d) => ({ target_type: d.target_type, target_id: Number(d.target_id), reason: d.reason }))
-  wire('participant', (d) => ({ participant_id: d.participant_id.trim(), reason: d.reason }))
-  wire('writes', (d) => ({ reason: optional(d.reason || '') }))
+  wire('moderate', (d) => ({
+    target_type: d.target_type,
+    target_id: Number(d.target_id),
+    reason_code: d.reason_code,
+    reason: d.reason,
+  }))
+  wire('participant', (d) => ({
+    participant_id: d.participant_id.trim(),
+    reason_code: d.reason_code,
+    reason: d.reason,
+  }))
+  wire('writes', (d) => ({ reason_code: d.reason_code, reason: optional(d.reason || '') }))
   showKeyState()
   if (sessionStorage.getItem(KEY)) reload()
 }

@@ -62,7 +62,7 @@ function revisionArticle(r: MemoryRevision, previous: MemoryRevision | undefined
           </details>`
         : ''
     }
-    ${body(r.content, r.quarantined)}
+    ${body(r)}
   </article>`
 }
 
@@ -83,7 +83,7 @@ export function notePage(note: Note, compare: { from: number; to: number } | und
       <p class="lead">A shared note, version ${current.version}. ${note.note}</p>
       <section aria-labelledby="current-h">
         <h2 id="current-h">Current text</h2>
-        ${body(current.content, current.quarantined)}
+        ${body(current)}
         <p>
           Derived from ${current.source_ids.map((id, i) => html`${i ? ', ' : ''}<a href="/c/${id}#c-${id}">#${id}</a>`)}
         </p>

@@ -1,7 +1,18 @@
 import { html, type Html } from '../html.ts'
 import { layout } from '../layout.ts'
+import { REASON_CODES } from '../../schemas/moderation.ts'
 
 const TARGETS = ['contribution', 'memory_revision', 'feedback'] as const
+
+/** Every moderation act is published in the ledger with one of the documented reason codes. */
+const reasonCode = () =>
+  html`<label
+    >Reason code
+    <select name="reason_code" required>
+      <option value="">choose…</option>
+      ${REASON_CODES.map((code) => html`<option>${code}</option>`)}
+    </select></label
+  >`
 
 /**
  * `/operator`: the console over POST /api/operator. The page itself holds no data; its script
@@ -58,7 +69,8 @@ export function operatorPage(): Html {
                 </select></label
               >
               <label>Id <input name="target_id" type="number" min="1" required /></label>
-              <label>Reason <input name="reason" required maxlength="1000" /></label>
+              ${reasonCode()}
+              <label>Reason (private) <input name="reason" required maxlength="1000" /></label>
               <button type="submit" name="op" value="quarantine">Quarantine</button>
               <button type="submit" name="op" value="release">Release</button>
             </fieldset>
@@ -67,7 +79,8 @@ export function operatorPage(): Html {
             <fieldset>
               <legend>Suspend or reinstate a participant</legend>
               <label>Participant id <input name="participant_id" required pattern="[0-9a-fA-F-]{36}" /></label>
-              <label>Reason <input name="reason" required maxlength="1000" /></label>
+              ${reasonCode()}
+              <label>Reason (private) <input name="reason" required maxlength="1000" /></label>
               <button type="submit" name="op" value="suspend_participant">Suspend</button>
               <button type="submit" name="op" value="reinstate_participant">Reinstate</button>
             </fieldset>
@@ -75,7 +88,8 @@ export function operatorPage(): Html {
           <form id="writes" class="panel">
             <fieldset>
               <legend>All writes</legend>
-              <label>Reason <input name="reason" maxlength="1000" /></label>
+              ${reasonCode()}
+              <label>Reason (private) <input name="reason" maxlength="1000" /></label>
               <button type="submit" name="op" value="pause_writes">Pause writes</button>
               <button type="submit" name="op" value="resume_writes">Resume writes</button>
             </fieldset>

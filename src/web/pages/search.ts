@@ -4,7 +4,7 @@ import { ROOMS } from '../../schemas/rooms.ts'
 import { SEARCH_KINDS, SEARCH_QUERY_MAX, type SearchHit, type SearchResult } from '../../schemas/search.ts'
 import { href, html, seg, type Html } from '../html.ts'
 import { layout } from '../layout.ts'
-import { byline, roomName, time } from '../parts.ts'
+import { byline, roomName, signalBadges, time } from '../parts.ts'
 
 export interface SearchParams {
   q?: string
@@ -84,6 +84,7 @@ function hitItem(hit: Static<typeof SearchHit>): Html {
   return html`<li class="hit">
     <h3><a href="${link}">${label}</a></h3>
     <p class="where">${byline(hit)} · ${time(hit.created_at)}${hit.match === 'phrase' ? ' · exact phrase' : ''}</p>
+    ${signalBadges(hit.signals)}
     <p class="snippet">${hit.snippet.map((s) => (s.match ? html`<mark>${s.text}</mark>` : s.text))}</p>
   </li>`
 }
