@@ -29,7 +29,10 @@ export interface McpBinding {
   idempotent?: boolean
 }
 
-/** Everything a handler may touch. No HTTP or MCP object ever reaches it. */
+/**
+ * Everything a handler may touch. No HTTP or MCP object ever reaches it. The handler of a participant
+ * action is given a ParticipantContext (defineAction), whose participant is always set.
+ */
 export interface ActionContext {
   /** A transaction for writes; the shared handle for reads. */
   db: Db
@@ -57,6 +60,18 @@ export interface ActionContext {
   services: Services
 }
 
+/** What a participant action's handler is given: the participant its key authenticated. */
+export interface ParticipantContext extends ActionContext {
+  participant: CurrentParticipant
+}
+
+/** What every other action's handler is given: no participant (an optional key's may be). */
+export type ContextFor<A extends Auth, Optional> = A extends 'participant'
+  ? Optional extends true
+    ? ActionContext
+    : ParticipantContext
+  : ActionContext & { participant: undefined }
+
 /** Process-wide helpers actions may use (caches, alert outbox, ...). Extended as capabilities land. */
 export interface Services {
   baseUrl: string
@@ -72,7 +87,7 @@ export interface Services {
   wallet: WalletServices
 }
 
-export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSchema, C extends ActionContext = ActionContext> {
   name: string
   summary: string
   /** A longer explanation for agents; shown in OpenAPI, MCP and the descriptor. */
@@ -124,7 +139,7 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   mcp?: McpBinding
   // Method syntax on purpose: it keeps every ActionDef<I, O> assignable to AnyAction, so the
   // registry list needs no cast. A write that drew public ids answers once they are public.
-  handler(ctx: ActionContext, input: Static<I>): Promise<Static<O> | Publishing<Static<O>>>
+  handler(ctx: C, input: Static<I>): Promise<Static<O> | Publishing<Static<O>>>
 }
 
 /**
@@ -138,9 +153,19 @@ export interface PagingDecl {
   hasMore: string
 }
 
-/** Identity function that keeps the input and output types tied to their schemas. */
-export function defineAction<I extends TSchema, O extends TSchema>(def: ActionDef<I, O>): ActionDef<I, O> {
-  return def
+/**
+ * Identity function that keeps the input and output types tied to their schemas, and gives the handler
+ * the context its `auth` guarantees: a participant action's handler its participant, without a cast.
+ */
+export function defineAction<
+  I extends TSchema,
+  O extends TSchema,
+  const A extends Auth,
+  const Optional extends boolean | undefined = undefined,
+>(
+  def: Omit<ActionDef<I, O, ContextFor<A, Optional>>, 'auth' | 'keyOptional'> & { auth: A; keyOptional?: Optional },
+): ActionDef<I, O> {
+  return def as unknown as ActionDef<I, O>
 }
 
 export type AnyAction = ActionDef<TSchema, TSchema>

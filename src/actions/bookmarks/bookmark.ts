@@ -2,7 +2,6 @@ import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { Bookmark, BookmarkInput } from '../../schemas/bookmarks.ts'
 import { findBookmark, saveBookmark } from '../../store/bookmarks.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 
 export const bookmarkHistory = defineAction({
   name: 'bookmark_history',
@@ -18,7 +17,7 @@ export const bookmarkHistory = defineAction({
   errors: [],
   mcp: { title: 'Store your reading position', idempotent: true },
   handler: async (ctx, input) => {
-    const participant = ctx.participant as ParticipantRow
+    const participant = ctx.participant
     const previous = await findBookmark(ctx.db, participant.id)
     const row = {
       participant_id: participant.id,

@@ -4,7 +4,6 @@ import { ResumeInput, ResumeResult } from '../../schemas/bookmarks.ts'
 import { findBookmark } from '../../store/bookmarks.ts'
 import { recentRoots, repliesTo } from '../../store/contributions.ts'
 import { revisionsAfter } from '../../store/memory-revisions.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 
 const INVITATIONS_SHOWN = 10
 
@@ -24,7 +23,7 @@ export const resumeHistory = defineAction({
   errors: [],
   mcp: { title: 'Resume from your bookmark' },
   handler: async (ctx) => {
-    const participant = ctx.participant as ParticipantRow
+    const participant = ctx.participant
     const saved = await findBookmark(ctx.db, participant.id)
     const bookmark = {
       contribution_cursor: Number(saved?.contribution_cursor ?? 0),

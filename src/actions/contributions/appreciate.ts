@@ -4,7 +4,6 @@ import { ServiceError } from '../../core/errors.ts'
 import { AppreciateInput, AppreciateResult } from '../../schemas/bookmarks.ts'
 import { insertAppreciation } from '../../store/appreciations.ts'
 import { findReplyTarget } from '../../store/contributions.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 import { appreciationUsage } from '../../store/usage.ts'
 import { recordUsage } from '../../core/activity.ts'
 
@@ -19,7 +18,7 @@ export const appreciate = defineAction({
   output: AppreciateResult,
   errors: ['not_found'],
   mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution' },
-  handler: (ctx, input) => appreciateAs(ctx, (ctx.participant as ParticipantRow).id, input.contribution_id),
+  handler: (ctx, input) => appreciateAs(ctx, ctx.participant.id, input.contribution_id),
 })
 
 /** One participant's appreciation; shared with the publisher of keyless appreciation drafts. */

@@ -22,7 +22,7 @@ export const contribute = defineAction({
   mcp: { title: 'Contribute' },
   handler: async (ctx, input) => {
     // The participant row is locked by authentication, so everything below is serial per participant.
-    const participant = ctx.participant as CurrentParticipant
+    const participant = ctx.participant
     const post = postOf({ participantId: participant.id, provenance: participant.provenance }, input)
     // The post is the transaction's last write: its COMMIT goes out with it (db/prepared.ts).
     const written = await writePost(ctx, post, {

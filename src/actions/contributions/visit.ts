@@ -1,7 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso, utcDate, visitInterval } from '../../core/clock.ts'
 import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 import { recordVisit } from '../../store/visits.ts'
 import { visitUsage } from '../../store/usage.ts'
 import { recordUsage } from '../../core/activity.ts'
@@ -17,7 +16,7 @@ export const visit = defineAction({
   errors: [],
   mcp: { name: 'record_visit', title: 'Record a visit' },
   handler: async (ctx) => {
-    const participant = ctx.participant as ParticipantRow
+    const participant = ctx.participant
     const interval = visitInterval(ctx.now)
     const counted = await recordVisit(ctx.db, participant.id, interval, utcDate(ctx.now))
     if (counted) await recordUsage(ctx, participant.id, (activity) => visitUsage(activity, utcDate(ctx.now)))

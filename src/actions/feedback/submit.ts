@@ -5,7 +5,6 @@ import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { FeedbackInput, FeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'
 import { findOwnFeedbackByClientId, insertFeedback } from '../../store/feedback.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 import { feedbackUsage } from '../../store/usage.ts'
 import { recordUsage } from '../../core/activity.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
@@ -25,7 +24,7 @@ export const submitFeedback = defineAction({
   output: FeedbackResult,
   errors: ['idempotency_conflict'],
   mcp: { name: 'submit_feedback', title: 'Submit feedback' },
-  handler: (ctx, input) => createFeedback(ctx, (ctx.participant as ParticipantRow).id, input),
+  handler: (ctx, input) => createFeedback(ctx, ctx.participant.id, input),
 })
 
 /** Stores a report for a participant; shared with the publisher of keyless feedback drafts. */

@@ -6,7 +6,6 @@ import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import { contributionAuthor } from '../../store/learning.ts'
 import { recordConsent, toConsent } from '../../store/learning-consents.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 
 export const learningConsent = defineAction({
   name: 'learning_consent',
@@ -23,7 +22,7 @@ export const learningConsent = defineAction({
   errors: ['not_found', 'not_rightsholder'],
   mcp: { title: 'Decide learning consent for a contribution', idempotent: true },
   handler: async (ctx, input) => {
-    const participantId = (ctx.participant as ParticipantRow).id
+    const participantId = ctx.participant.id
     const author = await contributionAuthor(ctx.db, input.contribution_id)
     if (author === undefined) {
       throw new ServiceError('not_found', `No contribution ${input.contribution_id}.`, {

@@ -3,7 +3,6 @@ import { LIMITS } from '../../schemas/common.ts'
 import { MyLearningInput, MyLearningResult } from '../../schemas/learning.ts'
 import { consentsOf } from '../../store/learning-consents.ts'
 import { ownRecords } from '../../store/learning-records.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 
 export const myLearning = defineAction({
   name: 'my_learning',
@@ -24,7 +23,7 @@ export const myLearning = defineAction({
   ],
   mcp: { title: 'Read your learning records' },
   handler: async (ctx, input) => {
-    const participantId = (ctx.participant as ParticipantRow).id
+    const participantId = ctx.participant.id
     const limit = input.limit ?? LIMITS.page_default
     const records = await ownRecords(ctx.db, participantId, { after: input.after ?? 0, limit })
     const consents = await consentsOf(ctx.db, participantId, { after: input.consent_after ?? 0, limit })

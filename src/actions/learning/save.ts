@@ -15,7 +15,6 @@ import {
   replaceSources,
   updateRecord,
 } from '../../store/learning.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 import { notOwner } from './owner.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
@@ -37,7 +36,7 @@ export const saveLearning = defineAction({
   errors: ['not_found', 'not_owner', 'version_conflict', 'state_conflict', 'idempotency_conflict'],
   mcp: { title: 'Save a learning record' },
   handler: async (ctx, input) => {
-    const participantId = (ctx.participant as ParticipantRow).id
+    const participantId = ctx.participant.id
     const hash = payloadHash(input)
     const earlier = replayOf(await findOwnLearningByClientId(ctx.db, participantId, input.client_id), hash)
     if (earlier) return { record_id: earlier.record_id, version: Number(earlier.version), duplicate: true }

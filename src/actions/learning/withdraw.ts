@@ -3,7 +3,6 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { WithdrawLearningInput, WithdrawLearningResult } from '../../schemas/learning.ts'
 import { eraseRevisions, lockRecord, replaceSources, updateRecord } from '../../store/learning.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 import { notOwner } from './owner.ts'
 
 export const withdrawLearning = defineAction({
@@ -26,7 +25,7 @@ export const withdrawLearning = defineAction({
         details: [{ path: '/record_id', message: 'no such record' }],
       })
     }
-    if (record.participant_id !== (ctx.participant as ParticipantRow).id) throw notOwner()
+    if (record.participant_id !== ctx.participant.id) throw notOwner()
     const erased = await eraseRevisions(ctx.db, record.id)
     if (record.withdrawn_at === null) {
       await replaceSources(ctx.db, record.id, [])

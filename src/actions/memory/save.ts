@@ -13,7 +13,6 @@ import {
   insertRevision,
   lockLatestRevision,
 } from '../../store/memory-notes.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>
@@ -34,7 +33,7 @@ export const saveSharedMemory = defineAction({
   errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note' },
   handler: async (ctx, input) => {
-    const saved = await saveRevision(ctx, (ctx.participant as ParticipantRow).id, input)
+    const saved = await saveRevision(ctx, ctx.participant.id, input)
     return whenPublic([saved.id], (publicId) => ({ ...saved, id: publicId(saved.id) }))
   },
 })

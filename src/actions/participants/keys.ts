@@ -4,7 +4,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { KEY_PATTERN } from '../../core/secrets.ts'
 import { guessesLog10 } from '../../core/secret-strength.ts'
 import { KeyOnlyInput, RevokeResult, RotateKeyInput, RotateResult } from '../../schemas/participants.ts'
-import { insertKeyIfNew, setKeyState, type ParticipantRow } from '../../store/participants.ts'
+import { insertKeyIfNew, setKeyState } from '../../store/participants.ts'
 
 const KEY_FORMAT = new RegExp(KEY_PATTERN)
 /**
@@ -42,7 +42,7 @@ export const rotateKey = defineAction({
   errors: ['key_not_acceptable'],
   mcp: { title: 'Rotate your key', destructive: true },
   handler: async (ctx, input) => {
-    const participant = ctx.participant as ParticipantRow
+    const participant = ctx.participant
     const { secrets } = ctx.services
     if (!strongEnough(input.new_key)) throw notAcceptable()
     // A key in use (the caller's own included) is refused by the insert itself, so two rotations to
@@ -67,7 +67,7 @@ export const revokeKey = defineAction({
   errors: [],
   mcp: { title: 'Revoke your key for good', destructive: true },
   handler: async (ctx, input) => {
-    const participant = ctx.participant as ParticipantRow
+    const participant = ctx.participant
     await setKeyState(ctx.db, ctx.services.secrets.digest(input.key), 'revoked')
     return { id: participant.id, revoked: true as const }
   },

@@ -1,9 +1,9 @@
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type ParticipantContext } from '../../core/action.ts'
 import { KeyOnlyInput, StatusResult } from '../../schemas/participants.ts'
-import { setParticipantStatus, type ParticipantRow } from '../../store/participants.ts'
+import { setParticipantStatus } from '../../store/participants.ts'
 
-async function setStatus(ctx: ActionContext, status: 'active' | 'paused') {
-  const participant = ctx.participant as ParticipantRow
+async function setStatus(ctx: ParticipantContext, status: 'active' | 'paused') {
+  const participant = ctx.participant
   await setParticipantStatus(ctx.db, participant, status)
   return { id: participant.id, status }
 }

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Type } from 'typebox'
+import { defineAction } from '../../src/core/action.ts'
+import { ACTIONS } from '../../src/actions/index.ts'
+
+/**
+ * The handler's context follows the action's `auth` (core/action.ts ContextFor): the compiler, run by
+ * `npm run check` over the tests too, holds the lines marked @ts-expect-error to be refused; the
+ * assertions hold the runtime side of the same promise.
+ */
+const Empty = Type.Object({})
+
+test('a participant action reads its participant without a cast; a public one has none to read', () => {
+  const own = defineAction({
+    name: 'own',
+    summary: 'typed',
+    http: { method: 'POST', path: '/api/clearing' },
+    auth: 'participant',
+    effect: 'read',
+    input: Empty,
+    output: Type.String(),
+    errors: [],
+    handler: async (ctx) => ctx.participant.id,
+  })
+  const open = defineAction({
+    name: 'open',
+    summary: 'typed',
+    http: { method: 'GET', path: '/api/clearing' },
+    auth: 'public',
+    effect: 'read',
+    input: Empty,
+    output: Type.String(),
+    errors: [],
+    // @ts-expect-error a public action's handler is given no participant
+    handler: async (ctx) => ctx.participant.id,
+  })
+  const optional = defineAction({
+    name: 'optional',
+    summary: 'typed',
+    http: { method: 'POST', path: '/api/clearing' },
+    auth: 'participant',
+    keyOptional: true,
+    effect: 'read',
+    input: Empty,
+    output: Type.String(),
+    errors: [],
+    // @ts-expect-error an optional key may be absent, and its participant with it
+    handler: async (ctx) => ctx.participant.id,
+  })
+  assert.deepEqual(
+    [own, open, optional].map((def) => def.auth),
+    ['participant', 'public', 'participant'],
+  )
+})
+
+test('every participant action requires its key unless it says the key is optional', () => {
+  // The pipeline refuses a participant action without a key (core/stages/authenticate.ts), which is
+  // what lets its handler's participant be typed as always set.
+  for (const action of ACTIONS.filter((a) => a.auth === 'participant' && !a.keyOptional)) {
+    const required = (action.input as { required?: string[] }).required ?? []
+    assert.ok(required.includes('key'), `${action.name} requires key`)
+  }
+})
