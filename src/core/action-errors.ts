@@ -1,6 +1,7 @@
 import type { AnyAction } from './action.ts'
 import type { ErrorCode } from './errors.ts'
 import { CREDENTIAL_FIELDS } from './secrets.ts'
+import { CHECKSUMMED_FIELDS } from './key-format.ts'
 
 /** The input fields of an action that carry a caller's secret (core/secrets.ts, CREDENTIAL_FIELDS). */
 export function credentialFields(def: AnyAction): string[] {
@@ -22,6 +23,8 @@ export function publishedErrors(def: AnyAction): ErrorCode[] {
   if (def.auth === 'operator' || def.auth === 'review') codes.add('operator_only')
   // Wrong secrets are throttled per abuse bucket (core/key-guard.ts), so rate_limited is always possible.
   if (credentialFields(def).length > 0) codes.add('rate_limited')
+  // A checksummed key, receipt key or session token with a wrong checksum (core/stages/key-checksum.ts).
+  if (credentialFields(def).some((field) => CHECKSUMMED_FIELDS.includes(field))) codes.add('invalid_key')
   if (def.auth === 'participant') {
     for (const code of ['invalid_key', 'key_revoked'] as const) codes.add(code)
     if (def.effect === 'write') codes.add('participant_suspended')

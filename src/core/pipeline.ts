@@ -7,6 +7,7 @@ import { authorize } from './stages/authorize.ts'
 import { guardWritesBefore } from './stages/guard-writes.ts'
 import type { Authenticated } from './stages/authenticate.ts'
 import { runHandler, type Call } from './stages/run-handler.ts'
+import { refuseMistypedKeys } from './stages/key-checksum.ts'
 import { throttled } from './stages/throttle.ts'
 import { validated } from './stages/validate.ts'
 
@@ -50,6 +51,7 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   const now = rt.clock.now()
   const guard = { keyGuard: rt.keyGuard, database: rt.database, secrets: rt.services.secrets }
   return throttled(guard, entry, input, info.clientAddress, now, async () => {
+    refuseMistypedKeys(entry, input)
     authorize(rt.config, def, input)
     const keyed = def.auth === 'participant' && typeof input.key === 'string'
     const pausedFlag = await guardWritesBefore(rt.database, def, keyed)

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { after, before } from 'node:test'
 import { Writable } from 'node:stream'
 import { testConfig, type Config } from '../../src/config.ts'
-import { ManualClock } from '../../src/core/clock.ts'
+import { ManualClock, systemRandom } from '../../src/core/clock.ts'
+import { issueKey } from '../../src/core/key-format.ts'
 import { createServer, type Server } from '../../src/server.ts'
 import { freshDatabase, type TestDatabase } from './database.ts'
 import { sharedWalletFakes, walletConfig } from './wallet.ts'
@@ -141,8 +142,13 @@ export function twoInstances(config: Partial<Config> = {}): () => Instances {
   }
 }
 
-/** A participation key in the format join issues (and rotate_key requires). */
+/** A participation key in the format join issues (and rotate_key asks for). */
 export function freshKey(): string {
+  return issueKey(systemRandom, 'participant')
+}
+
+/** A participation key in the format issued before the checksummed one (still accepted). */
+export function legacyKey(): string {
   return 'clr_' + randomBytes(32).toString('base64url')
 }
 
