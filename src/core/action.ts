@@ -2,11 +2,13 @@ import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../db/database.ts'
 import type { ExpectedAuthor } from '../store/contributions.ts'
+import type { KeyExposure } from '../store/key-exposures.ts'
 import type { CurrentParticipant } from '../store/participants.ts'
 import type { Alerts } from './alerts.ts'
 import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from './clock.ts'
 import type { Secrets } from './secrets.ts'
+import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { ErrorCode } from './errors.ts'
 
 /**
@@ -43,6 +45,8 @@ export interface ActionContext {
    * read (`verifiesAuthor`): the action's write must check it (store/contributions.ts).
    */
   rememberedAuthor?: ExpectedAuthor
+  /** The exposure that revoked the presented key, in an `exposureNotices` action (see there). */
+  keyExposure?: KeyExposure
   /** Normalised client address, only ever used to derive a pseudonymous abuse bucket. */
   clientAddress: string | undefined
   onCommit: OnCommit
@@ -73,6 +77,8 @@ export interface Services {
   secrets: Secrets
   /** Clears erased text out of the database's files (store/retention.ts); outside any transaction. */
   reclaimErasedSpace: () => Promise<void>
+  /** The secret scan of every stored text (services/secret-scan), run by the pipeline before a write. */
+  secretScanner: SecretScanner
   /** The JSON-RPC client of the chain and the x402 payment server, built from the config on first use. */
   wallet: WalletServices
 }
@@ -90,6 +96,11 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   keyOptional?: boolean
   /** A paused participant may still call this (resume, rotate_key, revoke_key, private reads). */
   allowPaused?: boolean
+  /**
+   * A key revoked because a write held it is answered with the notice of that exposure instead of 403
+   * key_revoked (ctx.keyExposure), so its owner learns why; the handler then reads nothing private.
+   */
+  exposureNotices?: boolean
   /**
    * Its one write checks, in its own statement, that the author it was given is still as remembered
    * (ctx.rememberedAuthor). On PostgreSQL the pipeline may then give it the participant this instance

@@ -8,6 +8,7 @@ import { guardWritesBefore } from './stages/guard-writes.ts'
 import type { Authenticated } from './stages/authenticate.ts'
 import { runHandler, type Call } from './stages/run-handler.ts'
 import { refuseMistypedKeys } from './stages/key-checksum.ts'
+import { refuseSecrets } from './stages/scan-secrets.ts'
 import { throttled } from './stages/throttle.ts'
 import { validated } from './stages/validate.ts'
 
@@ -49,7 +50,9 @@ async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, 
   const { def } = entry
   const input = validated(entry, rawInput, info.source) as Record<string, unknown>
   const now = rt.clock.now()
-  const guard = { keyGuard: rt.keyGuard, database: rt.database, secrets: rt.services.secrets }
+  const { secretScanner: scanner, secrets } = rt.services
+  await refuseSecrets({ scanner, database: rt.database, secrets }, entry, input, now)
+  const guard = { keyGuard: rt.keyGuard, database: rt.database, secrets }
   return throttled(guard, entry, input, info.clientAddress, now, async () => {
     refuseMistypedKeys(entry, input)
     authorize(rt.config, def, input)

@@ -289,6 +289,15 @@ export interface PilotSlotTable {
   claimed_at: string
 }
 
+/** A key revoked because a write held it (migration 015); never any text of the write. */
+export interface KeyExposureTable {
+  key_hash: string
+  participant_id: string
+  exposed_at: string
+  action: string
+  field: string
+}
+
 export interface Schema extends WalletTables {
   id_counters: IdCounterTable
   participants: ParticipantTable
@@ -316,4 +325,5 @@ export interface Schema extends WalletTables {
   learning_sources: LearningSourceTable
   learning_consents: LearningConsentTable
   pilot_slots: PilotSlotTable
+  key_exposures: KeyExposureTable
 }
