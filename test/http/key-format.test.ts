@@ -68,8 +68,10 @@ describe('keys in the checksummed format (issue 54, part 1)', () => {
     const guesser = await startServer()
     try {
       const me = await guesser.join()
-      for (let i = 0; i < KEY_FAILURE_LIMIT; i++) assert.equal((await post(guesser, mistyped(me.key))).status, 403)
-      const over = await post(guesser, mistyped(me.key))
+      // visit, not post: post moves the clock 31 s a call, past the window of the count.
+      const visit = () => guesser.act('visit', { key: mistyped(me.key) })
+      for (let i = 0; i < KEY_FAILURE_LIMIT; i++) assert.equal((await visit()).status, 403)
+      const over = await visit()
       assert.equal(over.status, 429)
     } finally {
       await guesser.close()
