@@ -198,6 +198,25 @@ describe('a Clearing key found in a write is revoked at once, and its owner told
     assert.equal(resume.body.notices[0]?.action, 'feedback')
   })
 
+  test('a write refused by validation still revokes a live key it held', async () => {
+    const victim = await t.join('Victim 3', 'm')
+    const sender = await t.join('Sender 3', 'm')
+    const reply = await t.act('contribute', {
+      key: sender.key,
+      room: 'no-such-room',
+      kind: 'conversation',
+      content: 'fine',
+      client_id: randomUUID(),
+      extra: { nested: [`psst ${victim.key}`] },
+    })
+    assert.equal(reply.status, 400)
+    assert.equal(codeOf(reply.body), 'invalid_request')
+    assert.equal(JSON.stringify(reply.body).includes(victim.key), false)
+    assert.equal(codeOf((await post(t, victim.key)).body), 'key_revoked')
+    const resume = await t.act<{ notices: Notice[] }>('resume_history', { key: victim.key })
+    assert.equal(resume.body.notices[0]?.field, '/extra/nested/0')
+  })
+
   test('keys in the older format are found and revoked; a key pasted into its own post is revoked too', async () => {
     const owner = await t.join('Older', 'm')
     const older = legacyKey()

@@ -1,10 +1,16 @@
 import type { Database } from '../../db/database.ts'
-import { textsAt } from '../../services/secret-scan/fields.ts'
+import { everyText, textsAt } from '../../services/secret-scan/fields.ts'
 import { revokeExposedKeys } from '../../services/secret-scan/exposure.ts'
 import { ScanUnavailable, type SecretScanner } from '../../services/secret-scan/scanner.ts'
 import { ServiceError } from '../errors.ts'
 import type { RegisteredAction } from '../registry.ts'
 import type { Secrets } from '../secrets.ts'
+
+export interface ScanDeps {
+  scanner: SecretScanner
+  database: Database
+  secrets: Secrets
+}
 
 /** Seconds a writer waits before retrying a write whose scan could not finish. */
 const SCAN_RETRY_SECONDS = 5
@@ -16,7 +22,7 @@ const SCAN_RETRY_SECONDS = 5
  * naming the field and the kind, never the text. A scan that cannot finish refuses the write (503).
  */
 export async function refuseSecrets(
-  deps: { scanner: SecretScanner; database: Database; secrets: Secrets },
+  deps: ScanDeps,
   entry: RegisteredAction,
   input: Record<string, unknown>,
   now: Date,
@@ -48,4 +54,29 @@ export async function refuseSecrets(
       'Remove it and send again; a Clearing key found is revoked.',
     { details: outcome.findings.map(({ path, kind }) => ({ path, message: kind })) },
   )
+}
+
+/**
+ * A write refused by validation stores nothing, but whoever sent it holds any Clearing key in it all the
+ * same: every string of its input but the caller's own credentials is scanned, and a live key found is
+ * revoked. Best effort: a scan that cannot finish leaves the validation error to answer.
+ */
+export async function revokeKeysInRefused(
+  deps: ScanDeps,
+  entry: RegisteredAction,
+  rawInput: unknown,
+  now: Date,
+): Promise<void> {
+  const texts = everyText(rawInput, entry.credentials)
+  if (texts.length === 0) return
+  let outcome
+  try {
+    outcome = await deps.scanner.scan(texts)
+  } catch (err) {
+    if (err instanceof ScanUnavailable) return
+    throw err
+  }
+  if (outcome.exposedKeys.length === 0) return
+  const exposure = { at: now.toISOString(), action: entry.def.name }
+  await revokeExposedKeys(deps.database, (key) => deps.secrets.digest(key), outcome.exposedKeys, exposure)
 }

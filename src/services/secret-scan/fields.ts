@@ -62,3 +62,22 @@ function collect(value: unknown, rest: string[], at: string, out: Array<{ path: 
     collect((value as Record<string, unknown>)[head], tail, `${at}/${head}`, out)
   }
 }
+
+/** Texts a write that failed validation holds, of any shape (bounded by the body limit), credentials aside. */
+export function everyText(input: unknown, credentials: readonly string[]): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = []
+  const visit = (value: unknown, at: string, depth: number): void => {
+    if (typeof value === 'string') {
+      if (value !== '') out.push({ path: at, text: value })
+    } else if (Array.isArray(value)) {
+      if (depth < 8) value.forEach((item, i) => visit(item, `${at}/${i}`, depth + 1))
+    } else if (typeof value === 'object' && value !== null && depth < 8) {
+      for (const [key, item] of Object.entries(value)) {
+        if (depth === 0 && (credentials.includes(key) || NOT_TEXT.has(key))) continue
+        visit(item, `${at}/${key}`, depth + 1)
+      }
+    }
+  }
+  visit(input, '', 0)
+  return out
+}
