@@ -261,9 +261,11 @@ describe('a Clearing key found in a write is revoked at once, and its owner told
 describe('a scan that cannot finish refuses the write (fail closed)', () => {
   test('a library that throws: 503 unavailable with Retry-After, nothing stored, nothing of the text logged', async () => {
     const t = await startServer({
-      secretLibrary: async (text) => {
-        if (text.includes('ordinary post')) throw new Error('library broke on this text')
-        return []
+      secretLibrary: {
+        mayMatch: (text) => text.includes('ordinary post'),
+        lint: async () => {
+          throw new Error('library broke on this text')
+        },
       },
     })
     try {
@@ -286,7 +288,7 @@ describe('a scan that cannot finish refuses the write (fail closed)', () => {
   test('a library that never answers: refused after SECRET_SCAN_TIMEOUT_MS', async () => {
     const t = await startServer({
       config: { secretScanTimeoutMs: 50 },
-      secretLibrary: (text) => (text.includes('never finishes') ? new Promise(() => {}) : Promise.resolve([])),
+      secretLibrary: { mayMatch: (text) => text.includes('never finishes'), lint: () => new Promise(() => {}) },
     })
     try {
       const me = await t.join()

@@ -59,7 +59,10 @@ test('the prefilter never hides what the full library would report (corpus and p
     ...Object.values(PLANTED),
     `aws_secret_access_key = "${'A'.repeat(20)}${'b'.repeat(20)}"`,
   ]
-  for (const text of samples) assert.deepEqual(await secretlint(text), await lintText(text), text.slice(0, 60))
+  for (const text of samples) {
+    const prefiltered = secretlint.mayMatch(text) ? await secretlint.lint(text) : []
+    assert.deepEqual(prefiltered, await lintText(text), text.slice(0, 60))
+  }
 })
 
 test('a typical 500-character post costs well under a millisecond to scan', async () => {

@@ -6,8 +6,12 @@
  */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu
 
+// Printable ASCII (and tabs, line breaks) is its own NFKC form and holds no invisible character:
+// most posts skip both passes.
+const NOT_ASCII = /[^\t-~]/
+
 export function visibleText(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '')
+  return !NOT_ASCII.test(text) ? text : text.normalize('NFKC').replace(INVISIBLE, '')
 }
 
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/

@@ -58,7 +58,7 @@ function checkedPattern(entry: unknown, index: number): SecretPattern {
 /** The operator patterns as rules beside Clearing's own. */
 export function operatorRules(patterns: readonly SecretPattern[]): SecretRule[] {
   return patterns.map(({ kind, pattern, flags }) => {
-    const regex = new RegExp(pattern, `${(flags ?? '').replace('g', '')}g`)
-    return { kind, find: (text: string) => [...text.matchAll(regex)].map((m) => m[0]) }
+    const regex = new RegExp(pattern, flags ?? '')
+    return { kind, test: (text: string) => regex.test(text) }
   })
 }

@@ -1,9 +1,9 @@
 import { hasSeedPhrase } from './seed-phrase.ts'
 
-/** One of Clearing's own rules: a kind (what the 400 names) and the matches it finds in a text. */
+/** One of Clearing's own rules: a kind (what the 400 names) and whether a text holds one. */
 export interface SecretRule {
   kind: string
-  find(text: string): string[]
+  test(text: string): boolean
 }
 
 /**
@@ -26,10 +26,11 @@ export function hasPlaceholderPassword(url: string): boolean {
   return password !== undefined && PLACEHOLDER.test(decodeSafely(password))
 }
 
-const regexRule = (kind: string, pattern: RegExp, keep: (match: RegExpExecArray) => boolean = () => true) => ({
-  kind,
-  find: (text: string) => [...text.matchAll(pattern)].filter(keep).map((m) => m[0]),
-})
+const regexRule = (kind: string, pattern: RegExp, keep?: (match: RegExpExecArray) => boolean): SecretRule => {
+  const once = new RegExp(pattern.source, pattern.flags.replace('g', ''))
+  if (!keep) return { kind, test: (text) => once.test(text) }
+  return { kind, test: (text) => [...text.matchAll(pattern)].some(keep) }
+}
 
 export const CLEARING_RULES: readonly SecretRule[] = [
   regexRule(CLEARING_KEY_KIND, CLEARING_KEY),
@@ -40,7 +41,7 @@ export const CLEARING_RULES: readonly SecretRule[] = [
   ),
   regexRule('connection_string', CONNECTION, (m) => !PLACEHOLDER.test(decodeSafely(m[1] as string))),
   regexRule('jwt', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}/g),
-  { kind: 'seed_phrase', find: (text) => (hasSeedPhrase(text) ? ['seed phrase'] : []) },
+  { kind: 'seed_phrase', test: hasSeedPhrase },
 ]
 
 function decodeSafely(value: string): string {

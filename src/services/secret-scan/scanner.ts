@@ -2,7 +2,7 @@ import { decodedRuns } from './encoded.ts'
 import type { SecretLibrary } from './library.ts'
 import { seamReading, visibleText } from './normalize.ts'
 import { operatorRules, type SecretPattern } from './operator-patterns.ts'
-import { CLEARING_KEY, CLEARING_RULES, type SecretRule } from './rules.ts'
+import { CLEARING_KEY, CLEARING_KEY_KIND, CLEARING_RULES, type SecretRule } from './rules.ts'
 
 /** A secret found in one field: where (a JSON pointer into the input) and what kind, never the text. */
 export interface SecretFinding {
@@ -44,27 +44,36 @@ export interface ScannerOptions {
  */
 export function createSecretScanner(options: ScannerOptions): SecretScanner {
   const rules: SecretRule[] = [...CLEARING_RULES, ...operatorRules(options.patterns)]
+  const { library } = options
   return {
     async scan(texts) {
-      const kindsByPath = new Map<string, Set<string>>()
+      const findings: SecretFinding[] = []
       const exposedKeys = new Map<string, ExposedKey>()
       const libraryCalls: Array<Promise<void>> = []
+      const found = (path: string, kind: string) => {
+        if (!findings.some((f) => f.path === path && f.kind === kind)) findings.push({ path, kind })
+      }
       for (const { path, text } of texts) {
-        const kinds = new Set<string>()
-        kindsByPath.set(path, kinds)
         for (const variant of variantsOf(text)) {
-          for (const rule of rules) if (rule.find(variant).length > 0) kinds.add(rule.kind)
-          for (const [key] of variant.matchAll(CLEARING_KEY)) exposedKeys.set(key, { path, key })
-          libraryCalls.push(options.library(variant).then((found) => found.forEach((kind) => kinds.add(kind))))
+          for (const rule of rules) if (rule.test(variant)) found(path, rule.kind)
+          if (findings.some((f) => f.path === path && f.kind === CLEARING_KEY_KIND)) {
+            for (const [key] of variant.matchAll(CLEARING_KEY)) exposedKeys.set(key, { path, key })
+          }
+          // The library is asynchronous and slower: only where it could find something.
+          if (library.mayMatch(variant)) {
+            libraryCalls.push(library.lint(variant).then((kinds) => kinds.forEach((kind) => found(path, kind))))
+          }
         }
       }
-      try {
-        await withinTime(Promise.all(libraryCalls), options.timeoutMs)
-      } catch (err) {
-        if (err instanceof ScanUnavailable) options.reportFailure?.(err.message)
-        throw err
+      if (libraryCalls.length > 0) {
+        try {
+          await withinTime(Promise.all(libraryCalls), options.timeoutMs)
+        } catch (err) {
+          if (err instanceof ScanUnavailable) options.reportFailure?.(err.message)
+          throw err
+        }
       }
-      const findings = [...kindsByPath].flatMap(([path, kinds]) => [...kinds].sort().map((kind) => ({ path, kind })))
+      findings.sort((a, b) => (a.path === b.path ? (a.kind < b.kind ? -1 : 1) : 0))
       return { findings, exposedKeys: [...exposedKeys.values()] }
     },
   }
