@@ -50,15 +50,16 @@ export function issueKey(random: RandomSource, kind: KeyKind): string {
   return KEY_PREFIXES[kind] + body + checksumOf(body)
 }
 
-/** The key has the checksummed shape (prefix and 49 base62 characters), whatever its checksum. */
-export function looksChecksummed(key: string): boolean {
-  return SHAPE.test(key)
-}
-
 /** The key has the checksummed shape and its checksum matches its body. */
 export function checksumHolds(key: string): boolean {
   const parts = SHAPE.exec(key)
   return parts !== null && checksumOf(parts[2] as string) === parts[3]
+}
+
+/** The key has the checksummed shape and a checksum that does not match: mistyped or made up. */
+export function checksumFails(key: string): boolean {
+  const parts = SHAPE.exec(key)
+  return parts !== null && checksumOf(parts[2] as string) !== parts[3]
 }
 
 /** The random body of a checksummed key (for strength checks), or undefined for another shape. */

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.ts'
-import { CHECKSUMMED_FIELDS, checksumHolds, looksChecksummed } from '../key-format.ts'
+import { CHECKSUMMED_FIELDS, checksumFails } from '../key-format.ts'
 import type { RegisteredAction } from '../registry.ts'
 
 /**
@@ -10,7 +10,7 @@ export function refuseMistypedKeys(entry: RegisteredAction, input: Record<string
   for (const field of entry.credentials) {
     const value = input[field]
     if (!CHECKSUMMED_FIELDS.includes(field) || typeof value !== 'string') continue
-    if (looksChecksummed(value) && !checksumHolds(value)) {
+    if (checksumFails(value)) {
       throw new ServiceError(
         'invalid_key',
         'The key is not valid: its checksum does not match (mistyped or altered).',

@@ -44,8 +44,16 @@ function isFreeString(s: Schema): boolean {
 /** The texts an input holds at the given paths, each with its JSON pointer (`/content`, `/tags/2`). */
 export function textsAt(input: unknown, paths: readonly string[]): Array<{ path: string; text: string }> {
   const out: Array<{ path: string; text: string }> = []
-  for (const path of paths) collect(input, path.split('/').slice(1), '', out)
+  for (const path of paths) collect(input, segmentsOf(path), '', out)
   return out
+}
+
+// The paths are the registry's, a fixed few: split once each.
+const SEGMENTS = new Map<string, string[]>()
+function segmentsOf(path: string): string[] {
+  let segments = SEGMENTS.get(path)
+  if (!segments) SEGMENTS.set(path, (segments = path.split('/').slice(1)))
+  return segments
 }
 
 function collect(value: unknown, rest: string[], at: string, out: Array<{ path: string; text: string }>): void {

@@ -28,6 +28,7 @@ const MAX_READING = 65536
  * chain never crosses a blank line or a line of prose, and spans at most MAX_SPAN lines.
  */
 export function seamReading(text: string): string | undefined {
+  if (!LINE_BREAK.test(text)) return undefined
   const lines = text.split(LINE_BREAK, MAX_LINES).map((line) => line.replace(LINE_EDGES, ''))
   if (lines.length < 2) return undefined
   const words = lines.map((line) => line.split(/\s+/).filter(Boolean))

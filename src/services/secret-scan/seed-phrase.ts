@@ -7,7 +7,11 @@ const WORDS = new Set(wordlist)
 // punctuation between them (a numbered list, commas) do not break a run, any other word does.
 const NOT_LETTERS = /[^a-z]+/
 
+// The shortest words of the list have 3 letters, and words need something between them.
+const SHORTEST = SEED_PHRASE_WORDS * 4 - 1
+
 export function hasSeedPhrase(text: string): boolean {
+  if (text.length < SHORTEST) return false
   let run = 0
   for (const word of text.toLowerCase().split(NOT_LETTERS)) {
     if (word === '') continue
