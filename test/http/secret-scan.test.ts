@@ -217,6 +217,13 @@ describe('a Clearing key found in a write is revoked at once, and its owner told
     assert.equal(resume.body.notices[0]?.field, '/extra/nested/0')
   })
 
+  test('a key sent in a credential field of an action that does not take it is not revoked', async () => {
+    const me = await t.join('Misdirected', 'm')
+    const reply = await t.post('/api/operator', { action: 'pause_writes', operator_key: 'x'.repeat(40), key: me.key })
+    assert.equal(reply.status, 400)
+    assert.equal((await post(t, me.key)).status, 200)
+  })
+
   test('keys in the older format are found and revoked; a key pasted into its own post is revoked too', async () => {
     const owner = await t.join('Older', 'm')
     const older = legacyKey()

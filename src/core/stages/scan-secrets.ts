@@ -4,7 +4,7 @@ import { revokeExposedKeys } from '../../services/secret-scan/exposure.ts'
 import { ScanUnavailable, type SecretScanner } from '../../services/secret-scan/scanner.ts'
 import { ServiceError } from '../errors.ts'
 import type { RegisteredAction } from '../registry.ts'
-import type { Secrets } from '../secrets.ts'
+import { CREDENTIAL_FIELDS, type Secrets } from '../secrets.ts'
 
 export interface ScanDeps {
   scanner: SecretScanner
@@ -58,8 +58,10 @@ export async function refuseSecrets(
 
 /**
  * A write refused by validation stores nothing, but whoever sent it holds any Clearing key in it all the
- * same: every string of its input but the caller's own credentials is scanned, and a live key found is
- * revoked. Best effort: a scan that cannot finish leaves the validation error to answer.
+ * same: every string of its input is scanned, and a live key found is revoked. Fields named for a
+ * credential are left out, whichever action they were sent to: a key in `key` of an operator action is
+ * a caller authenticating in the wrong place, not a key exposed. Best effort: a scan that cannot finish
+ * leaves the validation error to answer.
  */
 export async function revokeKeysInRefused(
   deps: ScanDeps,
@@ -67,7 +69,7 @@ export async function revokeKeysInRefused(
   rawInput: unknown,
   now: Date,
 ): Promise<void> {
-  const texts = everyText(rawInput, entry.credentials)
+  const texts = everyText(rawInput, CREDENTIAL_FIELDS)
   if (texts.length === 0) return
   let outcome
   try {
