@@ -25,6 +25,8 @@ import { registerSecurity } from './http/security.ts'
 import { registerMcp } from './mcp/route.ts'
 import { registerWebRoutes } from './web/routes.ts'
 import { LIMITS } from './schemas/common.ts'
+import { secretlint, type SecretLibrary } from './services/secret-scan/library.ts'
+import { createSecretScanner } from './services/secret-scan/scanner.ts'
 import { createWalletServices } from './wallet/services.ts'
 import { reclaimErasedSpace } from './store/retention.ts'
 import { registerWalletPage } from './web/wallet/page.ts'
@@ -43,6 +45,7 @@ export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGu
   logger: Logger
   baseUrl: string
   secrets: Secrets
+  secretLibrary?: SecretLibrary
 }
 
 /** The whole HTTP application as one Fastify instance; main.ts listens, tests inject or listen. */
@@ -78,6 +81,13 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl)),
     alerts: createAlerts(deps),
     secrets: deps.secrets,
+    secretScanner: createSecretScanner({
+      library: deps.secretLibrary ?? secretlint,
+      patterns: deps.config.secretPatterns,
+      timeoutMs: deps.config.secretScanTimeoutMs,
+      // Why it failed, in the scanner's words: never the text, never the library's own message.
+      reportFailure: (reason) => deps.logger.warn({ reason }, 'secret scan unavailable; the write was refused'),
+    }),
     wallet: createWalletServices(deps.config),
     reclaimErasedSpace: () => reclaimErasedSpace(deps.database.db),
   }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { CatalogEntry, CatalogError, readCatalog } from './payments/catalog.ts'
+import { SecretPatternsError, readSecretPatterns } from './services/secret-scan/operator-patterns.ts'
 import { guessesLog10 } from './core/secret-strength.ts'
 import { firstSchemaProblem } from './core/validation.ts'
 
@@ -53,6 +54,12 @@ export const ConfigSchema = Type.Object({
   x402FacilitatorUrl: Type.Union([HttpUrl, Type.Null()]),
   x402FacilitatorTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 120 }),
   metricsToken: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
+  secretPatternsFile: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /** The operator patterns read from SECRET_PATTERNS_FILE at start (tests give them directly). */
+  secretPatterns: Type.Array(
+    Type.Object({ kind: Type.String(), pattern: Type.String(), flags: Type.Optional(Type.String()) }),
+  ),
+  secretScanTimeoutMs: Type.Integer({ minimum: 10, maximum: 10000 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -131,6 +138,18 @@ export const ENV = [
     'checkContracts',
     'false',
     'development: check every result and error against its published contract',
+  ],
+  [
+    'SECRET_PATTERNS_FILE',
+    'secretPatternsFile',
+    'unset (built-in rules only)',
+    'JSON array [{kind, pattern, flags?}] of extra secret patterns every stored text is scanned for; a bad file stops the start',
+  ],
+  [
+    'SECRET_SCAN_TIMEOUT_MS',
+    'secretScanTimeoutMs',
+    '1000',
+    'time limit of the secret scan of one write (10-10000); past it the write is refused with 503, nothing stored',
   ],
   [
     'METRICS_TOKEN',
@@ -233,6 +252,9 @@ export function loadConfig(env: Env = process.env): Config {
     x402FacilitatorUrl: text(env, 'X402_FACILITATOR_URL')?.replace(/\/+$/, '') ?? null,
     x402FacilitatorTimeoutSeconds: int(env, 'X402_FACILITATOR_TIMEOUT_SECONDS', 20),
     metricsToken: text(env, 'METRICS_TOKEN'),
+    secretPatternsFile: text(env, 'SECRET_PATTERNS_FILE'),
+    secretPatterns: secretPatterns(text(env, 'SECRET_PATTERNS_FILE')),
+    secretScanTimeoutMs: int(env, 'SECRET_SCAN_TIMEOUT_MS', 1000),
   }
   return validateConfig(config)
 }
@@ -247,6 +269,15 @@ export function validateConfig(config: Config): Config {
   checkOperatorSecrets(config)
   checkWalletSettings(config)
   return config
+}
+
+function secretPatterns(path: string | null): Config['secretPatterns'] {
+  try {
+    return readSecretPatterns(path)
+  } catch (err) {
+    if (err instanceof SecretPatternsError) throw new ConfigError(err.message)
+    throw err
+  }
 }
 
 function catalog(path: string | null): Config['services'] {

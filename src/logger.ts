@@ -54,8 +54,8 @@ export function pathOnly(url: string | undefined): string | undefined {
 }
 
 /**
- * Every secret format the service issues: participant keys (`clr_`, and the coming `clrr_` receipt
- * and `clrs_` session keys), receipt keys (`rcpt_`) and wallet sessions (`wss_`).
+ * Every secret format the service issues or issued: participant keys (`clr_`), receipt keys (`clrr_`,
+ * before them `rcpt_`) and wallet sessions (`clrs_`, before them `wss_`).
  */
 const SECRET_TEXT = /(?:clr[rs]?|rcpt|wss)_[A-Za-z0-9_-]{16,}/g
 

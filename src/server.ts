@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { SecretLibrary } from './services/secret-scan/library.ts'
 import type { DestinationStream, Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { baseUrlOf, type Config } from './config.ts'
@@ -23,6 +24,8 @@ export interface ServerOptions {
   clock?: Clock
   random?: RandomSource
   logDestination?: DestinationStream
+  /** The secret scanner library (tests give one that throws or hangs); secretlint by default. */
+  secretLibrary?: SecretLibrary
   /** Tests share one opened database between several app instances ("two servers, one database"). */
   database?: Database
 }
@@ -82,6 +85,7 @@ async function serverOn(database: Database, { config, options, logger, owned }: 
     random: options.random ?? systemRandom,
     logger,
     secrets,
+    secretLibrary: options.secretLibrary,
     get baseUrl() {
       return baseUrl
     },

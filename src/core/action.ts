@@ -1,12 +1,14 @@
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
 import type { Db, OnCommit } from '../db/database.ts'
+import type { KeyExposure } from '../store/key-exposures.ts'
 import type { CurrentParticipant } from '../store/participants.ts'
 import type { Publishing } from '../store/publication.ts'
 import type { Alerts } from './alerts.ts'
 import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from './clock.ts'
 import type { Secrets } from './secrets.ts'
+import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { ErrorCode } from './errors.ts'
 
 /**
@@ -41,6 +43,11 @@ export interface ActionContext {
   config: Config
   /** Set when the action's auth is `participant` (or an optional key was given). */
   participant: CurrentParticipant | undefined
+  /**
+   * The exposure that revoked the presented key, in an `exposureNotices` action (see there); the
+   * participant is then the key's owner, and the handler answers the notice and reads nothing private.
+   */
+  keyExposure?: KeyExposure
   /** Normalised client address, only ever used to derive a pseudonymous abuse bucket. */
   clientAddress: string | undefined
   onCommit: OnCommit
@@ -83,11 +90,17 @@ export interface Services {
   secrets: Secrets
   /** Clears erased text out of the database's files (store/retention.ts); outside any transaction. */
   reclaimErasedSpace: () => Promise<void>
+  /** The secret scan of every stored text (services/secret-scan), run by the pipeline before a write. */
+  secretScanner: SecretScanner
   /** The JSON-RPC client of the chain and the x402 payment server, built from the config on first use. */
   wallet: WalletServices
 }
 
-export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSchema, C extends ActionContext = ActionContext> {
+export interface ActionDef<
+  I extends TSchema = TSchema,
+  O extends TSchema = TSchema,
+  C extends ActionContext = ActionContext,
+> {
   name: string
   summary: string
   /** A longer explanation for agents; shown in OpenAPI, MCP and the descriptor. */
@@ -100,6 +113,11 @@ export interface ActionDef<I extends TSchema = TSchema, O extends TSchema = TSch
   keyOptional?: boolean
   /** A paused participant may still call this (resume, rotate_key, revoke_key, private reads). */
   allowPaused?: boolean
+  /**
+   * A key revoked because a write held it is answered with the notice of that exposure instead of 403
+   * key_revoked (ctx.keyExposure), so its owner learns why; the handler then reads nothing private.
+   */
+  exposureNotices?: boolean
   /**
    * A public read whose output depends only on published contributions, note revisions and their
    * attribution: served from the read cache while the public stamp is unchanged.

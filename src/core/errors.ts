@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   invalid_key: 403,
   // rotate_key: one answer for every refused new_key (in use, wrong format, guessable), so it tells nothing more.
   key_not_acceptable: 400,
+  // A stored text holds a secret (core/stages/scan-secrets.ts): details name the field and the kind only.
+  contains_secret: 400,
   participant_paused: 403,
   participant_suspended: 403,
   key_revoked: 403,

@@ -7,6 +7,8 @@ import { authorize } from './stages/authorize.ts'
 import { guardWritesBefore } from './stages/guard-writes.ts'
 import type { Authenticated } from './stages/authenticate.ts'
 import { runHandler, type Call } from './stages/run-handler.ts'
+import { refuseMistypedKeys } from './stages/key-checksum.ts'
+import { refuseSecrets, revokeKeysInRefused } from './stages/scan-secrets.ts'
 import { throttled } from './stages/throttle.ts'
 import { validated } from './stages/validate.ts'
 
@@ -46,10 +48,20 @@ export async function runAction(
 
 async function execute(rt: Runtime, entry: RegisteredAction, rawInput: unknown, info: CallInfo): Promise<unknown> {
   const { def } = entry
-  const input = validated(entry, rawInput, info.source) as Record<string, unknown>
+  const { secretScanner: scanner, secrets } = rt.services
+  const scan = { scanner, database: rt.database, secrets }
+  let input: Record<string, unknown>
+  try {
+    input = validated(entry, rawInput, info.source) as Record<string, unknown>
+  } catch (err) {
+    if (def.effect === 'write') await revokeKeysInRefused(scan, entry, rawInput, rt.clock.now())
+    throw err
+  }
   const now = rt.clock.now()
-  const guard = { keyGuard: rt.keyGuard, database: rt.database, secrets: rt.services.secrets }
+  if (entry.textFields.length > 0) await refuseSecrets(scan, entry, input, now)
+  const guard = { keyGuard: rt.keyGuard, database: rt.database, secrets }
   return throttled(guard, entry, input, info.clientAddress, now, async () => {
+    refuseMistypedKeys(entry, input)
     authorize(rt.config, def, input)
     const keyed = def.auth === 'participant' && typeof input.key === 'string'
     const pausedFlag = await guardWritesBefore(rt.database, def, keyed)

@@ -1,5 +1,5 @@
 import type { AnyAction } from './action.ts'
-import { credentialFields, publishedErrors } from './action-errors.ts'
+import { credentialFields, publishedErrors, textFields } from './action-errors.ts'
 import type { ErrorCode } from './errors.ts'
 import { compileValidator, type Validator } from './validation.ts'
 
@@ -9,6 +9,8 @@ export interface RegisteredAction {
   errors: readonly ErrorCode[]
   /** Input fields carrying a caller's secret: the pipeline throttles wrong ones (core/key-guard.ts). */
   credentials: readonly string[]
+  /** Paths of the stored text fields of a write, scanned for secrets (core/stages/scan-secrets.ts). */
+  textFields: readonly string[]
   validateBody: Validator
   validateQuery: Validator
   /** Checks a result against the output schema; used when contracts are checked (tests). */
@@ -28,7 +30,16 @@ export class Registry {
       let output: Validator | undefined
       const validateOutput: Validator = (value) => (output ??= compileValidator(def.output, 'output'))(value)
       const credentials = credentialFields(def)
-      return { def, errors: publishedErrors(def), credentials, validateBody, validateQuery, validateOutput }
+      const texts = textFields(def)
+      return {
+        def,
+        errors: publishedErrors(def),
+        credentials,
+        textFields: texts,
+        validateBody,
+        validateQuery,
+        validateOutput,
+      }
     })
     for (const entry of this.all) {
       if (this.byName.has(entry.def.name)) throw new Error(`Duplicate action name: ${entry.def.name}`)

@@ -1,10 +1,12 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto'
 import type { RandomSource } from './clock.ts'
+import { issueKey, type KeyKind } from './key-format.ts'
 
-/** Bytes of randomness in every secret the service issues, and that it accepts as a rotated key. */
-export const SECRET_BYTES = 32
-/** `clr_` + 43 base64url characters: the format of participant keys (issued, and accepted by rotate_key). */
-export const KEY_PATTERN = '^clr_[A-Za-z0-9_-]{43}$'
+/**
+ * `clr_` + 43 base64url characters: participant keys issued before the checksummed format
+ * (core/key-format.ts). They keep working, and rotate_key still accepts one as a new key.
+ */
+export const LEGACY_KEY_PATTERN = '^clr_[A-Za-z0-9_-]{43}$'
 
 /**
  * Input fields that carry a caller's secret. A wrong one is a guess: every action taking one refuses
@@ -12,9 +14,9 @@ export const KEY_PATTERN = '^clr_[A-Za-z0-9_-]{43}$'
  */
 export const CREDENTIAL_FIELDS = ['key', 'operator_key', 'review_key', 'receipt_key', 'session_token'] as const
 
-/** 256 bits from a CSPRNG, rendered with a prefix so a leaked key is recognisable in scans. */
-export function newSecret(random: RandomSource, prefix = 'clr_'): string {
-  return prefix + random.bytes(SECRET_BYTES).toString('base64url')
+/** 256 bits from a CSPRNG in the checksummed format, so a leaked key is recognisable in scans. */
+export function newSecret(random: RandomSource, kind: KeyKind = 'participant'): string {
+  return issueKey(random, kind)
 }
 
 export function sha256(value: string): string {

@@ -316,6 +316,15 @@ export interface ModerationLedgerTable {
   reason_code: string
 }
 
+/** A key revoked because a write held it (migration 015); never any text of the write. */
+export interface KeyExposureTable {
+  key_hash: string
+  participant_id: string
+  exposed_at: string
+  action: string
+  field: string
+}
+
 export interface Schema extends WalletTables {
   moderation_ledger: ModerationLedgerTable
   id_counters: IdCounterTable
@@ -344,4 +353,5 @@ export interface Schema extends WalletTables {
   learning_sources: LearningSourceTable
   learning_consents: LearningConsentTable
   pilot_slots: PilotSlotTable
+  key_exposures: KeyExposureTable
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { Notices } from './notices.ts'
 import { ContributionId, Cursor, Key, Timestamp } from './common.ts'
 import { Contribution, MemoryRevision } from './records.ts'
 
@@ -53,5 +54,6 @@ export const ResumeResult = Type.Object({
   next_contribution_cursor: Type.Integer({ minimum: 0 }),
   next_memory_cursor: Type.Integer({ minimum: 0 }),
   has_more: Type.Object({ replies: Type.Boolean(), memories: Type.Boolean() }),
+  notices: Notices,
   guide: Type.String(),
 })

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { Notices } from './notices.ts'
 import { ClientId, ContributionId, Cursor, Key, Kind, LIMITS, Limit, Room } from './common.ts'
 import { Contribution } from './records.ts'
 
@@ -65,5 +66,6 @@ export const ReturnsResult = Type.Object({
   }),
   next_memory_cursor: Type.Integer({ minimum: 0 }),
   has_more: Type.Boolean({ description: 'More items wait after next_contribution_cursor: read again at once.' }),
+  notices: Notices,
   guide: Type.String(),
 })

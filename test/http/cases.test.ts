@@ -57,7 +57,7 @@ describe('reports', () => {
     const target = await post(t, me.key, { content: 'reported-text' })
     const reply = await t.act<Receipt>('report_content', report({ target_id: String(target.body.id) }))
     assert.equal(reply.status, 200)
-    assert.match(reply.body.receipt_key, /^rcpt_/)
+    assert.match(reply.body.receipt_key, /^clrr_[0-9A-Za-z]{49}$/)
     const status = await t.act<Status>('report_status', receipt(reply.body))
     assert.equal(status.status, 200)
     assert.equal(status.body.status, 'received')

@@ -17,7 +17,7 @@ describe('participants', () => {
     const reply = await t.act<{ id: string; key: string; note: string }>('join', { name: '  Ada  ', model: ' m-1 ' })
     assert.equal(reply.status, 200)
     assert.match(reply.body.id, /^[0-9a-f-]{36}$/)
-    assert.match(reply.body.key, /^clr_[A-Za-z0-9_-]{43}$/)
+    assert.match(reply.body.key, /^clr_[0-9A-Za-z]{49}$/)
     assert.ok(reply.body.note.length > 20)
     const discovery = await t.view<{ agents: Array<Record<string, unknown>> }>(undefined)
     const me = discovery.body.agents.find((a) => a.id === reply.body.id)

@@ -152,7 +152,8 @@ describe('rotate_key refuses a new key in one answer that counts as a guess', ()
           error: {
             code: 'key_not_acceptable',
             message:
-              'The proposed key is not acceptable: generate 32 random bytes with a CSPRNG, base64url-encode them and prefix clr_ (the format join issues).',
+              'The proposed key is not acceptable: generate it in the format join issues, clr_ + 43 base62 characters from a ' +
+              'CSPRNG + the 6 base62 characters of their CRC32 (see the new_key field and the README).',
             details: [{ path: '/new_key', message: 'not acceptable as a key' }],
           },
         },

@@ -72,7 +72,7 @@ describe('the /wallet page', () => {
     await page.click('sign-in')
     console.log(t.logs.filter((l) => l.includes('"level":50')).join('\n'))
     assert.match(page.el('session-status').textContent, new RegExp(`Signed in as ${account.address} until `))
-    assert.match(page.cookie(), /^__Host-clearing_wallet=wss_/, 'the session lives in the cookie')
+    assert.match(page.cookie(), /^__Host-clearing_wallet=clrs_/, 'the session lives in the cookie')
     assert.equal(page.el('sign-out').hidden, false)
 
     const me = await t.join('Page User', 'p')

@@ -71,7 +71,7 @@ describe('wallet sign-in (EIP-4361)', () => {
     const signed = await signedChallenge(t, account)
     const reply = await wallet<Session>(t, 'sign_in', signed)
     assert.equal(reply.status, 200, JSON.stringify(reply.body))
-    assert.match(reply.body.session_token, /^wss_[A-Za-z0-9_-]{43}$/)
+    assert.match(reply.body.session_token, /^clrs_[0-9A-Za-z]{49}$/)
     assert.equal(reply.body.address, account.address)
     assert.equal(reply.body.expires_at, new Date(t.clock.now().getTime() + 3_600_000).toISOString())
     assert.equal(reply.headers.get('set-cookie'), null, 'no cookie unless asked')

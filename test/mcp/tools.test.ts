@@ -410,7 +410,7 @@ const CASES: ToolCase[] = [
   {
     tool: 'privacy_request',
     args: () => ({ kind: 'access', record_ref: 'my profile', contact: 'me@example.org', authority: true }),
-    check: async (outcome) => assert.match(String(outcome.body.receipt_key), /^rcpt_/),
+    check: async (outcome) => assert.match(String(outcome.body.receipt_key), /^clrr_/),
     untrusted: false,
   },
   {

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { after, before } from 'node:test'
 import { Writable } from 'node:stream'
 import { testConfig, type Config } from '../../src/config.ts'
-import { ManualClock } from '../../src/core/clock.ts'
+import { ManualClock, systemRandom } from '../../src/core/clock.ts'
+import { issueKey } from '../../src/core/key-format.ts'
+import type { SecretLibrary } from '../../src/services/secret-scan/library.ts'
 import { createServer, type Server } from '../../src/server.ts'
 import { freshDatabase, type TestDatabase } from './database.ts'
 import { sharedWalletFakes, walletConfig } from './wallet.ts'
@@ -38,6 +40,8 @@ export interface StartOptions {
   clock?: ManualClock
   /** A database another server uses too (two instances side by side); not dropped at close. */
   databaseUrl?: string
+  /** The secret scanner library, in place of secretlint (a scan that throws or hangs). */
+  secretLibrary?: SecretLibrary
 }
 
 /** Defaults for tests: generous limits, so each test opts into the limit it checks. */
@@ -63,7 +67,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   // Tips and paid services are on in tests, against a local chain and facilitator (support/wallet.ts).
   const wallet = walletConfig(await sharedWalletFakes())
   const config = testConfig({ ...TEST_DEFAULTS, ...wallet, databaseUrl: url, port: 0, ...options.config })
-  const server = await createServer(config, { clock, logDestination })
+  const server = await createServer(config, { clock, logDestination, secretLibrary: options.secretLibrary })
   const address = await server.listen()
 
   const request = async <T>(method: string, path: string, body?: unknown): Promise<Reply<T>> => {
@@ -141,8 +145,13 @@ export function twoInstances(config: Partial<Config> = {}): () => Instances {
   }
 }
 
-/** A participation key in the format join issues (and rotate_key requires). */
+/** A participation key in the format join issues (and rotate_key asks for). */
 export function freshKey(): string {
+  return issueKey(systemRandom, 'participant')
+}
+
+/** A participation key in the format issued before the checksummed one (still accepted). */
+export function legacyKey(): string {
   return 'clr_' + randomBytes(32).toString('base64url')
 }
 

@@ -25,7 +25,7 @@ interface CaseFields {
 async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) {
   await enforceRate(ctx, 'case', CASES_PER_MINUTE, 60)
   const caseId = ctx.random.uuid()
-  const receiptKey = newSecret(ctx.random, 'rcpt_')
+  const receiptKey = newSecret(ctx.random, 'receipt')
   await insertCase(ctx.db, {
     id: caseId,
     seq: await nextId(ctx.db, ID_COUNTERS.cases),

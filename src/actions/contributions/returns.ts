@@ -2,6 +2,7 @@ import { defineAction, type ActionContext, type PagingDecl } from '../../core/ac
 import { LIMITS } from '../../schemas/common.ts'
 import { CheckReturnsInput, ReturnsResult } from '../../schemas/contributions.ts'
 import { ReturnsQueryInput } from '../../schemas/views.ts'
+import { noticesFor } from '../../services/notices.ts'
 import { returnsAfter, threadIdsOf } from '../../store/contributions.ts'
 
 interface ReturnsQuery {
@@ -43,6 +44,7 @@ async function collectReturns(ctx: ActionContext, q: ReturnsQuery) {
     next_contribution_cursor: page.next,
     next_memory_cursor: q.memoryAfter,
     has_more: page.hasMore,
+    notices: noticesFor(ctx.keyExposure),
     guide: GUIDE,
   }
 }
@@ -54,6 +56,7 @@ export const checkReturns = defineAction({
   auth: 'participant',
   keyOptional: true,
   allowPaused: true,
+  exposureNotices: true,
   effect: 'read',
   input: CheckReturnsInput,
   output: ReturnsResult,

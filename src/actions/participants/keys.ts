@@ -1,21 +1,22 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { KEY_PATTERN } from '../../core/secrets.ts'
+import { KEY_PREFIXES, bodyOf, checksumHolds } from '../../core/key-format.ts'
+import { LEGACY_KEY_PATTERN } from '../../core/secrets.ts'
 import { guessesLog10 } from '../../core/secret-strength.ts'
 import { KeyOnlyInput, RevokeResult, RotateKeyInput, RotateResult } from '../../schemas/participants.ts'
 import { insertKeyIfNew, setKeyState } from '../../store/participants.ts'
 
-const KEY_FORMAT = new RegExp(KEY_PATTERN)
+const LEGACY_FORMAT = new RegExp(LEGACY_KEY_PATTERN)
 /**
  * The random part of a new key must take zxcvbn at least 10^30 guesses (~100 bits). 43 characters
  * from a CSPRNG estimate near 10^43, far above it; typed or patterned ones (sequences, repeats,
- * keyboard walks, words) far below.
+ * keyboard walks, words) far below. A checksum proves no randomness, so it is checked on the body.
  */
 export const MIN_NEW_KEY_GUESSES_LOG10 = 30
 const NOT_ACCEPTABLE =
-  'The proposed key is not acceptable: generate 32 random bytes with a CSPRNG, base64url-encode them and prefix clr_ ' +
-  '(the format join issues).'
+  'The proposed key is not acceptable: generate it in the format join issues, clr_ + 43 base62 characters from a ' +
+  'CSPRNG + the 6 base62 characters of their CRC32 (see the new_key field and the README).'
 
 /**
  * Every refused new_key (wrong format, guessable, or already in use anywhere) gets this one answer, so
@@ -27,8 +28,20 @@ const notAcceptable = () =>
     guess: true,
   })
 
-const strongEnough = (key: string) =>
-  KEY_FORMAT.test(key) && guessesLog10(key.slice('clr_'.length)) >= MIN_NEW_KEY_GUESSES_LOG10
+/**
+ * The random part of an acceptable new key: a participant key in the checksummed format with a matching
+ * checksum, or one in the format issued before it. The older format stays accepted so that clients
+ * built against the published 1.x contract can still rotate; Clearing's secret scan knows both.
+ */
+function randomPart(key: string): string | undefined {
+  if (key.startsWith(KEY_PREFIXES.participant) && checksumHolds(key)) return bodyOf(key)
+  return LEGACY_FORMAT.test(key) ? key.slice(KEY_PREFIXES.participant.length) : undefined
+}
+
+const strongEnough = (key: string) => {
+  const body = randomPart(key)
+  return body !== undefined && guessesLog10(body) >= MIN_NEW_KEY_GUESSES_LOG10
+}
 
 export const rotateKey = defineAction({
   name: 'rotate_key',

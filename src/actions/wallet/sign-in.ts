@@ -77,7 +77,7 @@ export const signIn = defineAction({
     if (!(await consumeNonce(ctx.db, digest, signed.address, iso(ctx.now)))) {
       throw await nonceRefusal(ctx, digest, signed.address)
     }
-    const token = newSecret(ctx.random, 'wss_')
+    const token = newSecret(ctx.random, 'session')
     const expiresAt = later(ctx.now, SESSION_SECONDS)
     await insertSession(ctx.db, {
       token_digest: ctx.services.secrets.digest(token),

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts'
+import { exposureOfKey, type KeyExposure } from '../../store/key-exposures.ts'
 import { keyHolderFor, type CurrentParticipant } from '../../store/participants.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
@@ -16,6 +17,12 @@ export interface Authenticated {
   worthRemembering: boolean
 }
 
+/** A key revoked because a write held it, presented to an `exposureNotices` action, and its owner. */
+export interface ExposedKeyNotice {
+  exposed: KeyExposure
+  participant: CurrentParticipant
+}
+
 /**
  * Stage 4, in the action's transaction: the participant a key names, for a participant action
  * (undefined for every other, and for an optional key not given). Refuses a missing, unknown,
@@ -29,7 +36,7 @@ export async function authenticate(
   def: AnyAction,
   key: unknown,
   recall: boolean,
-): Promise<Authenticated | undefined> {
+): Promise<Authenticated | ExposedKeyNotice | undefined> {
   if (def.auth !== 'participant') return undefined
   if (typeof key !== 'string') {
     if (def.keyOptional) return undefined
@@ -47,8 +54,11 @@ export async function authenticate(
   if (!found || found.state === 'rotated') {
     throw new ServiceError('invalid_key', 'The participation key is not valid.', { guess: true })
   }
-  if (found.state === 'revoked')
+  if (found.state === 'revoked') {
+    const exposed = def.exposureNotices ? await exposureOfKey(db, keyHash) : undefined
+    if (exposed) return { exposed, participant: found.participant }
     throw new ServiceError('key_revoked', 'This key was revoked and can no longer be used.')
+  }
   const { participant } = found
   if (Number(participant.suspended) === 1 && def.effect === 'write') {
     throw new ServiceError('participant_suspended', 'This participant is suspended by the operators.')

@@ -39,7 +39,9 @@ export async function runHandler(
 ): Promise<unknown> {
   const { def } = call.entry
   const secrets = rt.services.secrets
-  const authenticated = await authenticate(db, { secrets, knownAuthors: rt.knownAuthors }, def, call.input.key, recall)
+  const found = await authenticate(db, { secrets, knownAuthors: rt.knownAuthors }, def, call.input.key, recall)
+  const keyExposure = found && 'exposed' in found ? found.exposed : undefined
+  const authenticated = found && 'keyHash' in found ? found : undefined
   if (authenticated) told?.(authenticated)
   await guardWritesIn(db, def, authenticated, call.pausedFlag)
   const stamp = def.cacheable ? await stampFor(rt.database, db) : undefined
@@ -49,7 +51,8 @@ export async function runHandler(
     now: call.now,
     random: rt.random,
     config: rt.config,
-    participant: authenticated?.participant,
+    participant: found?.participant,
+    ...(keyExposure ? { keyExposure } : {}),
     clientAddress: call.clientAddress,
     onCommit,
     transaction: step ?? ((fn) => fn(db)),

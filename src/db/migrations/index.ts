@@ -13,6 +13,7 @@ import * as quarantineTimes from './011-quarantine-times.ts'
 import * as appreciationIndex from './012-appreciation-index.ts'
 import * as searchStaging from './013-search-staging.ts'
 import * as publicationRoom from './014-publication-room.ts'
+import * as keyExposures from './015-key-exposures.ts'
 import * as signalsModerationLedger from './016-signals-moderation-ledger.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
@@ -31,5 +32,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '012-appreciation-index': appreciationIndex,
   '013-search-staging': searchStaging,
   '014-publication-room': publicationRoom,
+  '015-key-exposures': keyExposures,
   '016-signals-moderation-ledger': signalsModerationLedger,
 }
