@@ -44,8 +44,8 @@ export interface ActionContext {
   /** Set when the action's auth is `participant` (or an optional key was given). */
   participant: CurrentParticipant | undefined
   /**
-   * The exposure that revoked the presented key, in an `exposureNotices` action (see there); the
-   * participant is then the key's owner, and the handler answers the notice and reads nothing private.
+   * The exposure that revoked the presented key, in an `exposureNotices` action (see there): the key
+   * authenticates nobody, so `participant` is unset and the handler answers the notice.
    */
   keyExposure?: KeyExposure
   /** Normalised client address, only ever used to derive a pseudonymous abuse bucket. */
@@ -70,13 +70,22 @@ export interface ActionContext {
 /** What a participant action's handler is given: the participant its key authenticated. */
 export interface ParticipantContext extends ActionContext {
   participant: CurrentParticipant
+  keyExposure?: undefined
 }
 
+/**
+ * What an `exposureNotices` action's handler is given: a participant, or, for a key revoked because a
+ * write held it, only that exposure (the key authenticates nobody any more).
+ */
+export type NoticeContext = ParticipantContext | (ActionContext & { participant: undefined; keyExposure: KeyExposure })
+
 /** What every other action's handler is given: no participant (an optional key's may be). */
-export type ContextFor<A extends Auth, Optional> = A extends 'participant'
+export type ContextFor<A extends Auth, Optional, Notices> = A extends 'participant'
   ? Optional extends true
     ? ActionContext
-    : ParticipantContext
+    : Notices extends true
+      ? NoticeContext
+      : ParticipantContext
   : ActionContext & { participant: undefined }
 
 /** Process-wide helpers actions may use (caches, alert outbox, ...). Extended as capabilities land. */
@@ -180,8 +189,13 @@ export function defineAction<
   O extends TSchema,
   const A extends Auth,
   const Optional extends boolean | undefined = undefined,
+  const Notices extends boolean | undefined = undefined,
 >(
-  def: Omit<ActionDef<I, O, ContextFor<A, Optional>>, 'auth' | 'keyOptional'> & { auth: A; keyOptional?: Optional },
+  def: Omit<ActionDef<I, O, ContextFor<A, Optional, Notices>>, 'auth' | 'keyOptional' | 'exposureNotices'> & {
+    auth: A
+    keyOptional?: Optional
+    exposureNotices?: Notices
+  },
 ): ActionDef<I, O> {
   return def as unknown as ActionDef<I, O>
 }

@@ -17,10 +17,9 @@ export interface Authenticated {
   worthRemembering: boolean
 }
 
-/** A key revoked because a write held it, presented to an `exposureNotices` action, and its owner. */
+/** A key revoked because a write held it, presented to an `exposureNotices` action. */
 export interface ExposedKeyNotice {
   exposed: KeyExposure
-  participant: CurrentParticipant
 }
 
 /**
@@ -56,7 +55,7 @@ export async function authenticate(
   }
   if (found.state === 'revoked') {
     const exposed = def.exposureNotices ? await exposureOfKey(db, keyHash) : undefined
-    if (exposed) return { exposed, participant: found.participant }
+    if (exposed) return { exposed }
     throw new ServiceError('key_revoked', 'This key was revoked and can no longer be used.')
   }
   const { participant } = found

@@ -51,7 +51,7 @@ export async function runHandler(
     now: call.now,
     random: rt.random,
     config: rt.config,
-    participant: found?.participant,
+    participant: authenticated?.participant,
     ...(keyExposure ? { keyExposure } : {}),
     clientAddress: call.clientAddress,
     onCommit,
