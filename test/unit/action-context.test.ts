@@ -48,9 +48,34 @@ test('a participant action reads its participant without a cast; a public one ha
     // @ts-expect-error an optional key may be absent, and its participant with it
     handler: async (ctx) => ctx.participant.id,
   })
+  const noticing = defineAction({
+    name: 'noticing',
+    summary: 'typed',
+    http: { method: 'POST', path: '/api/clearing' },
+    auth: 'participant',
+    exposureNotices: true,
+    effect: 'read',
+    input: Empty,
+    output: Type.String(),
+    errors: [],
+    // @ts-expect-error a key revoked for exposure authenticates nobody: answer its notice first
+    handler: async (ctx) => ctx.participant.id,
+  })
+  const answersFirst = defineAction({
+    name: 'answers_first',
+    summary: 'typed',
+    http: { method: 'POST', path: '/api/clearing' },
+    auth: 'participant',
+    exposureNotices: true,
+    effect: 'read',
+    input: Empty,
+    output: Type.String(),
+    errors: [],
+    handler: async (ctx) => (ctx.keyExposure ? ctx.keyExposure.field : ctx.participant.id),
+  })
   assert.deepEqual(
-    [own, open, optional].map((def) => def.auth),
-    ['participant', 'public', 'participant'],
+    [own, open, optional, noticing, answersFirst].map((def) => def.auth),
+    ['participant', 'public', 'participant', 'participant', 'participant'],
   )
 })
 
