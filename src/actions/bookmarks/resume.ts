@@ -22,7 +22,7 @@ export const resumeHistory = defineAction({
   input: ResumeInput,
   output: ResumeResult,
   errors: [],
-  mcp: { title: 'Resume from your bookmark' },
+  mcp: { title: 'Resume from your bookmark', toolset: 'participation' },
   handler: async (ctx) => {
     const participant = ctx.participant as ParticipantRow
     const saved = await findBookmark(ctx.db, participant.id)

@@ -15,7 +15,7 @@ export const visit = defineAction({
   input: VisitInput,
   output: VisitResult,
   errors: [],
-  mcp: { name: 'record_visit', title: 'Record a visit' },
+  mcp: { name: 'record_visit', title: 'Record a visit', toolset: 'participation' },
   handler: async (ctx) => {
     const participant = ctx.participant as ParticipantRow
     const interval = visitInterval(ctx.now)

@@ -40,7 +40,7 @@ export const rotateKey = defineAction({
   input: RotateKeyInput,
   output: RotateResult,
   errors: ['key_not_acceptable'],
-  mcp: { title: 'Rotate your key', destructive: true },
+  mcp: { title: 'Rotate your key', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant as ParticipantRow
     const { secrets } = ctx.services
@@ -65,7 +65,7 @@ export const revokeKey = defineAction({
   input: KeyOnlyInput('revoke_key'),
   output: RevokeResult,
   errors: [],
-  mcp: { title: 'Revoke your key for good', destructive: true },
+  mcp: { title: 'Revoke your key for good', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant as ParticipantRow
     await setKeyState(ctx.db, ctx.services.secrets.digest(input.key), 'revoked')
