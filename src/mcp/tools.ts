@@ -129,28 +129,53 @@ const SHARED_MIN_LENGTH = 200
  */
 function shareRepeats(root: JsonSchema): JsonSchema {
   const counts = new Map<string, number>()
-  const count = (node: unknown): void => {
-    if (typeof node !== 'object' || node === null) return
-    const text = JSON.stringify(node)
-    if (!Array.isArray(node) && text.length >= SHARED_MIN_LENGTH) counts.set(text, (counts.get(text) ?? 0) + 1)
-    for (const value of Object.values(node)) count(value)
-  }
-  for (const value of Object.values(root)) count(value)
-  const defs = new Map<string, string>()
-  const replace = (node: unknown): unknown => {
-    if (typeof node !== 'object' || node === null) return node
-    if (Array.isArray(node)) return node.map(replace)
-    const text = JSON.stringify(node)
-    if ((counts.get(text) ?? 0) > 1) {
-      if (!defs.has(text)) defs.set(text, `s${defs.size + 1}`)
-      return { $ref: `#/$defs/${defs.get(text)}` }
+  const visit = (node: unknown, parent: string, each: (schema: object, text: string) => void): void => {
+    if (typeof node !== 'object' || node === null || DATA_KEYWORDS.has(parent)) return
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, '', each)
+      return
     }
-    return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, replace(value)]))
+    if (isSchema(node, parent)) {
+      const text = JSON.stringify(node)
+      if (text.length >= SHARED_MIN_LENGTH) each(node, text)
+    }
+    for (const [name, value] of Object.entries(node)) visit(value, parent === 'properties' ? '' : name, each)
   }
-  const shared = replace(root) as JsonSchema
+  for (const [name, value] of Object.entries(root)) {
+    visit(value, name, (_schema, text) => counts.set(text, (counts.get(text) ?? 0) + 1))
+  }
+  const defs = new Map<string, string>()
+  const replace = (node: unknown, parent: string): unknown => {
+    if (typeof node !== 'object' || node === null || DATA_KEYWORDS.has(parent)) return node
+    if (Array.isArray(node)) return node.map((item) => replace(item, ''))
+    if (isSchema(node, parent)) {
+      const text = JSON.stringify(node)
+      if ((counts.get(text) ?? 0) > 1) {
+        if (!defs.has(text)) defs.set(text, `s${defs.size + 1}`)
+        return { $ref: `#/$defs/${defs.get(text)}` }
+      }
+    }
+    return Object.fromEntries(
+      Object.entries(node).map(([name, value]) => [name, replace(value, parent === 'properties' ? '' : name)]),
+    )
+  }
+  const shared = Object.fromEntries(Object.entries(root).map(([name, value]) => [name, replace(value, name)]))
   if (defs.size === 0) return root
   shared.$defs = Object.fromEntries([...defs].map(([text, name]) => [name, JSON.parse(text) as unknown]))
   return shared
+}
+
+/** Keywords whose values are data, not schemas: nothing under them is shared. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'required'])
+
+/**
+ * A sub-schema, as opposed to a `properties` map (whose keys are field names, one of which may be
+ * called "type"): it says its type or combines others.
+ */
+function isSchema(node: object, parent: string): boolean {
+  if (parent === 'properties' || parent === '$defs' || parent === 'patternProperties') return false
+  const { type, anyOf, oneOf, allOf } = node as Record<string, unknown>
+  return typeof type === 'string' || Array.isArray(type) || [anyOf, oneOf, allOf].some(Array.isArray)
 }
 
 const PROSE = new Set(['description', 'examples', '$id', '$schema', 'title'])
