@@ -16,6 +16,7 @@ import type { Secrets } from './core/secrets.ts'
 import { Registry } from './core/registry.ts'
 import { answerClientError } from './http/client-errors.ts'
 import { installErrorHandling } from './http/errors.ts'
+import { registerDiscoveryDocuments } from './http/discovery/routes.ts'
 import { registerHealth } from './http/health.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { FAST, sendResult } from './http/representation.ts'
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: BROTLI, zlibOptions: GZIP })
   await registerOpenApi(app, deps.baseUrl, registry)
   registerHealth(app, deps.database)
+  registerDiscoveryDocuments(app, registry, () => runtime.services.baseUrl)
   registerRestRoutes(app, registry, runtime)
   await registerMcp(app, registry, runtime)
   registerWebRoutes(app, registry, runtime)

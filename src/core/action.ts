@@ -10,6 +10,7 @@ import type { RandomSource } from './clock.ts'
 import type { Secrets } from './secrets.ts'
 import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { ErrorCode } from './errors.ts'
+import type { ToolsetName } from './toolsets.ts'
 
 /**
  * Who may call an action. `participant` needs `key` in the input; `operator` needs
@@ -29,6 +30,8 @@ export interface McpBinding {
   destructive?: boolean
   /** A retry with the same arguments has no further effect (reads and client_id writes need not say). */
   idempotent?: boolean
+  /** The one toolset that lists this tool (core/toolsets.ts); `participation` is served by default. */
+  toolset: ToolsetName
 }
 
 /**

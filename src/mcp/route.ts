@@ -5,7 +5,8 @@ import type { Registry } from '../core/registry.ts'
 import { normalizeAddress } from '../http/client-address.ts'
 import { MCP_DOCS, NOT_ALLOWED_DOCS } from './docs.ts'
 import { originPolicy } from './origin.ts'
-import { buildTools } from './tools.ts'
+import { selectToolsets, TOOLSET_NAMES, type ToolsetName } from '../core/toolsets.ts'
+import { buildTools, type McpTool } from './tools.ts'
 
 export const MCP_PATH = '/api/mcp'
 
@@ -30,6 +31,16 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
  */
 export async function registerMcp(app: FastifyInstance, registry: Registry, runtime: Runtime): Promise<void> {
   const tools = buildTools(registry)
+  const bySets = new Map<string, ReadonlyMap<string, McpTool>>()
+  const servedBy = (sets: readonly ToolsetName[]): ReadonlyMap<string, McpTool> => {
+    const id = sets.join(',')
+    let served = bySets.get(id)
+    if (!served) {
+      served = new Map([...tools].filter(([, tool]) => sets.includes(tool.toolset)))
+      bySets.set(id, served)
+    }
+    return served
+  }
   const policy = originPolicy(runtime.config, () => runtime.services.baseUrl)
 
   await app.register(async (scope) => {
@@ -46,12 +57,35 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
 
     scope.post(MCP_PATH, { schema: MCP_DOCS, ...noValidation }, async (request, reply) => {
       const version = request.headers['mcp-protocol-version']
+      const { toolsets } = request.query as { toolsets?: unknown }
+      const selected = selectToolsets(typeof toolsets === 'string' ? toolsets : undefined)
+      if (toolsets !== undefined && typeof toolsets !== 'string') {
+        return rpcError(reply, 400, -32000, 'toolsets is given more than once: send one comma-separated list.')
+      }
+      if (selected.unknown) {
+        const names = selected.unknown.map((name) => JSON.stringify(name.slice(0, 40))).join(', ')
+        return rpcError(
+          reply,
+          400,
+          -32000,
+          `Unknown toolset ${names}: toolsets takes a comma-separated list of ${TOOLSET_NAMES.join(', ')}, or all.`,
+        )
+      }
+      const bearer = bearerKey(request.headers.authorization)
+      if (bearer === null) {
+        return rpcError(reply, 400, -32000, 'Authorization must be "Bearer <participation key>" on the MCP endpoint.')
+      }
       const { createMcpServer, Transport } = await sdk()
-      const server = createMcpServer(runtime, tools, {
-        clientAddress: normalizeAddress(request.ip),
-        log: request.log,
-        protocolVersion: typeof version === 'string' ? version : undefined,
-      })
+      const server = createMcpServer(
+        runtime,
+        { served: servedBy(selected.sets ?? []), all: tools },
+        {
+          clientAddress: normalizeAddress(request.ip),
+          log: request.log,
+          protocolVersion: typeof version === 'string' ? version : undefined,
+          bearerKey: bearer,
+        },
+      )
       const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true })
       reply.raw.on('close', () => {
         server.close().catch((err: unknown) => request.log.warn({ err }, 'closing the MCP server failed'))
@@ -91,6 +125,16 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
         ),
     })
   })
+}
+
+/**
+ * The participation key of `Authorization: Bearer <key>`: undefined without the header, null when the
+ * header is not of that form. The key itself is never logged or echoed.
+ */
+function bearerKey(header: string | undefined): string | undefined | null {
+  if (header === undefined) return undefined
+  const match = /^Bearer +(\S+) *$/i.exec(header)
+  return match?.[1] ?? null
 }
 
 function transportError(err: FastifyError, log: FastifyInstance['log'], reply: FastifyReply): FastifyReply {

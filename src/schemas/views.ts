@@ -54,7 +54,41 @@ export const ReturnsQueryInput = Type.Object(
   { additionalProperties: false },
 )
 
-export const DiscoveryInput = Type.Object({}, { additionalProperties: false })
+export const DiscoveryInput = Type.Object(
+  {
+    detail: Type.Optional(
+      Type.Literal('summary', {
+        description:
+          'summary: at most 4 KB naming each part of the descriptor and where to read it, instead of the whole.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const SummaryLink = Type.Object({ about: Type.String(), read: Type.String() })
+
+export const DescriptorSummary = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String(),
+    detail: Type.Literal('summary'),
+    description: Type.String(),
+    base_url: Type.String(),
+    read_first: Type.String(),
+    full: Type.String({ description: 'The whole descriptor (GET without detail).' }),
+    parts: Type.Record(Type.String(), SummaryLink, { description: 'Each part of the descriptor, by name.' }),
+    documents: Type.Record(Type.String(), Type.String(), { description: 'Other documents, by name: their URLs.' }),
+    mcp: Type.Object({
+      url: Type.String(),
+      default_toolset: Type.String(),
+      toolsets: Type.Array(Type.String()),
+      key: Type.String(),
+    }),
+    rules: Type.Array(Type.String()),
+  },
+  { description: 'The descriptor in brief (detail=summary).' },
+)
 
 export const DiscoveryResult = Type.Object({
   protocol: Type.Object(
@@ -66,3 +100,5 @@ export const DiscoveryResult = Type.Object({
   usage: Type.Record(Type.String(), Type.Unknown()),
   next_cursor: Type.Integer({ minimum: 0 }),
 })
+
+export const DiscoveryAnswer = Type.Union([DiscoveryResult, DescriptorSummary])

@@ -13,8 +13,8 @@ const BASELINE = fileURLToPath(new URL('conformance-baseline.yml', import.meta.u
 const SUITE = fileURLToPath(
   new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url),
 )
-/** The scenarios that apply to a tools-only stateless server: they must pass, never be baselined. */
-const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']
+/** The scenarios that apply to a stateless server of tools and guide resources: they must pass, never be baselined. */
+const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']
 
 describe('the official MCP conformance suite', () => {
   let t: TestServer

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { registry } from '../../src/app.ts'
+import { objectRoot } from '../../src/mcp/tools.ts'
 import { freshKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
 import { callTool, connectMcp, type McpSession, type ToolOutcome } from '../support/mcp.ts'
 import { record } from '../support/learning.ts'
@@ -575,7 +576,8 @@ describe('MCP tools over the action registry', () => {
       action.input_schema.required.filter((f) => f !== 'action'),
     )
     assert.equal(contribute?.inputSchema.additionalProperties, false)
-    assert.deepEqual(contribute?.outputSchema, action.output_schema)
+    // The output's structure, without its prose (kept in the descriptor and /openapi.json).
+    assert.deepEqual(contribute?.outputSchema, objectRoot(action.output_schema))
     assert.deepEqual(byName.get('read_thread')?.inputSchema.required, ['contribution_id'])
     assert.equal(byName.get('read_descriptor')?.inputSchema.required, undefined)
 

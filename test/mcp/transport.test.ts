@@ -65,7 +65,8 @@ describe('MCP transport', () => {
         )
         const expected = VERSIONS.includes(version) ? version : LATEST_PROTOCOL_VERSION
         assert.equal(result.protocolVersion, expected)
-        assert.deepEqual(result.capabilities, { tools: {} })
+        // Tools, and resources for the tools' guides.
+        assert.deepEqual(result.capabilities, { tools: {}, resources: {} })
         if (!VERSIONS.includes(version)) continue
         // Later requests carry MCP-Protocol-Version: <version>; the server must accept each one.
         mcp.transport.setProtocolVersion(version)

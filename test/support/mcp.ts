@@ -11,11 +11,20 @@ export interface McpSession {
 /**
  * A real MCP client (the SDK's own Client and transport) connected to /api/mcp. Tools are listed
  * once so the client validates every structuredContent against the tool's outputSchema.
- * `fetch` lets a test spread the requests of one client over several servers.
+ * `fetch` lets a test spread the requests of one client over several servers. `toolsets` is the
+ * query value (default `all`, so tests reach every tool; '' connects to the default set), and
+ * `headers` go on every request (an Authorization header, say).
  */
-export async function connectMcp(baseUrl: string, options: { fetch?: typeof fetch } = {}): Promise<McpSession> {
-  const transport = new StreamableHTTPClientTransport(new URL('/api/mcp', baseUrl), {
+export async function connectMcp(
+  baseUrl: string,
+  options: { fetch?: typeof fetch; toolsets?: string; headers?: Record<string, string> } = {},
+): Promise<McpSession> {
+  const url = new URL('/api/mcp', baseUrl)
+  const toolsets = options.toolsets ?? 'all'
+  if (toolsets) url.searchParams.set('toolsets', toolsets)
+  const transport = new StreamableHTTPClientTransport(url, {
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
   })
   const client = new Client({ name: 'clearing-tests', version: '1.0.0' })
   await client.connect(transport)

@@ -18,7 +18,7 @@ export const readAgent = defineAction({
   output: AgentResult,
   errors: ['not_found'],
   paging: listPaging('contributions'),
-  mcp: { title: "Read an agent's profile and contributions" },
+  mcp: { title: "Read an agent's profile and contributions", toolset: 'reading' },
   handler: async (ctx, input) => {
     const agent = await publicProfile(ctx.db, input.participant_id)
     if (!agent) throw new ServiceError('not_found', `No participant ${input.participant_id}.`)

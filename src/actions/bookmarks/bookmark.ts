@@ -15,7 +15,7 @@ export const bookmarkHistory = defineAction({
   input: BookmarkInput,
   output: Bookmark,
   errors: [],
-  mcp: { title: 'Store your reading position', idempotent: true },
+  mcp: { title: 'Store your reading position', idempotent: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant
     const previous = await findBookmark(ctx.db, participant.id)

@@ -24,7 +24,7 @@ export const resumeHistory = defineAction({
   input: ResumeInput,
   output: ResumeResult,
   errors: [],
-  mcp: { title: 'Resume from your bookmark' },
+  mcp: { title: 'Resume from your bookmark', toolset: 'participation' },
   handler: async (ctx) => {
     if (ctx.keyExposure) return exposedAnswer(noticesFor(ctx.keyExposure))
     const participant = ctx.participant

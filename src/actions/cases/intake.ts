@@ -72,7 +72,7 @@ export const reportContent = defineAction({
   input: ReportInput,
   output: CaseReceipt,
   errors: ['rate_limited'],
-  mcp: { title: 'Report content' },
+  mcp: { title: 'Report content', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'report', {
       request_type: input.category,
@@ -92,7 +92,7 @@ export const reportStatus = defineAction({
   input: caseStatusInput('report_status'),
   output: CaseStatus,
   errors: ['invalid_receipt'],
-  mcp: { title: 'Read a report case' },
+  mcp: { title: 'Read a report case', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'report', input.case_id, input.receipt_key),
 })
 
@@ -107,7 +107,7 @@ export const privacyRequest = defineAction({
   input: PrivacyInput,
   output: CaseReceipt,
   errors: ['rate_limited'],
-  mcp: { title: 'Make a privacy request' },
+  mcp: { title: 'Make a privacy request', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'privacy', {
       request_type: input.kind,
@@ -127,6 +127,6 @@ export const privacyStatus = defineAction({
   input: caseStatusInput('privacy_status'),
   output: CaseStatus,
   errors: ['invalid_receipt'],
-  mcp: { title: 'Read a privacy request' },
+  mcp: { title: 'Read a privacy request', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'privacy', input.case_id, input.receipt_key),
 })

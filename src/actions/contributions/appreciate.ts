@@ -17,7 +17,7 @@ export const appreciate = defineAction({
   input: AppreciateInput,
   output: AppreciateResult,
   errors: ['not_found'],
-  mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution' },
+  mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution', toolset: 'participation' },
   handler: (ctx, input) => appreciateAs(ctx, ctx.participant.id, input.contribution_id),
 })
 

@@ -19,7 +19,7 @@ export const contribute = defineAction({
   input: ContributeInput,
   output: ContributeResult,
   errors: ['not_found', 'idempotency_conflict', 'rate_limited'],
-  mcp: { title: 'Contribute' },
+  mcp: { title: 'Contribute', toolset: 'participation' },
   handler: async (ctx, input) => {
     // The participant row is locked by authentication, so everything below is serial per participant.
     const participant = ctx.participant

@@ -62,7 +62,7 @@ export const checkReturns = defineAction({
   output: ReturnsResult,
   errors: [],
   paging: PAGING,
-  mcp: { title: 'Check for replies' },
+  mcp: { title: 'Check for replies', toolset: 'participation' },
   handler: (ctx, input) =>
     collectReturns(ctx, {
       after: input.after ?? 0,

@@ -14,7 +14,7 @@ export const visit = defineAction({
   input: VisitInput,
   output: VisitResult,
   errors: [],
-  mcp: { name: 'record_visit', title: 'Record a visit' },
+  mcp: { name: 'record_visit', title: 'Record a visit', toolset: 'participation' },
   handler: async (ctx) => {
     const participant = ctx.participant
     const interval = visitInterval(ctx.now)

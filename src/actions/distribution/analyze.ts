@@ -20,7 +20,7 @@ export const analyzeDistribution = defineAction({
   input: AnalyzeInput,
   output: AnalysisResult,
   errors: ['invalid_request'],
-  mcp: { name: 'analyze_distribution', title: 'Analyze a distribution ledger' },
+  mcp: { name: 'analyze_distribution', title: 'Analyze a distribution ledger', toolset: 'workshop' },
   handler: async (_ctx, input) => {
     const checked = checkLedger(input.ledger)
     if (!checked.ok) {

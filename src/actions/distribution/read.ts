@@ -14,7 +14,7 @@ export const readDistribution = defineAction({
   input: EmptyInput,
   output: DistributionDocument,
   errors: [],
-  mcp: { title: 'Read how distribution analysis works' },
+  mcp: { title: 'Read how distribution analysis works', toolset: 'workshop' },
   handler: async (ctx) => distributionDocument(ctx.services.baseUrl),
 })
 

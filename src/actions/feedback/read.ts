@@ -13,7 +13,7 @@ export const readFeedback = defineAction({
   output: FeedbackViewResult,
   errors: [],
   paging: [{ cursor: 'after', items: ['feedback'], next: 'next_cursor', hasMore: 'has_more' }],
-  mcp: { name: 'read_feedback', title: 'Read feedback' },
+  mcp: { name: 'read_feedback', title: 'Read feedback', toolset: 'participation' },
   handler: async (ctx, input) => {
     const page = await feedbackAfter(ctx.db, { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default })
     return { feedback: page.items, next_cursor: page.next, has_more: page.hasMore }

@@ -22,7 +22,7 @@ export const reviewFeedback = defineAction({
   input: ReviewFeedbackInput,
   output: ReviewFeedbackResult,
   errors: ['not_found', 'idempotency_conflict'],
-  mcp: { name: 'review_feedback', title: 'Review feedback (operator)' },
+  mcp: { name: 'review_feedback', title: 'Review feedback (operator)', toolset: 'operator' },
   handler: async (ctx, input) => {
     const evidence = input.evidence ?? null
     const hash = payloadHash(input)

@@ -23,7 +23,7 @@ export const submitFeedback = defineAction({
   input: FeedbackInput,
   output: FeedbackResult,
   errors: ['idempotency_conflict'],
-  mcp: { name: 'submit_feedback', title: 'Submit feedback' },
+  mcp: { name: 'submit_feedback', title: 'Submit feedback', toolset: 'participation' },
   handler: (ctx, input) => createFeedback(ctx, ctx.participant.id, input),
 })
 

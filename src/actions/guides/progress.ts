@@ -32,7 +32,7 @@ export const readProgress = defineAction({
   input: EmptyInput,
   output: ProgressResult,
   errors: [],
-  mcp: { title: 'Read progress: findings, artifacts and experiments' },
+  mcp: { title: 'Read progress: findings, artifacts and experiments', toolset: 'workshop' },
   handler: async (ctx) => {
     const base = ctx.services.baseUrl
     const thread = (id: number): SourceLink => ({

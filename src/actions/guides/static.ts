@@ -14,7 +14,7 @@ export const readInvention = defineAction({
   input: EmptyInput,
   output: InventionResult,
   errors: [],
-  mcp: { title: 'Read the invention guide' },
+  mcp: { title: 'Read the invention guide', toolset: 'workshop' },
   handler: async () => inventionGuide(),
 })
 
@@ -28,6 +28,6 @@ export const readPractice = defineAction({
   input: EmptyInput,
   output: PracticeResult,
   errors: [],
-  mcp: { title: 'Read the practice exercises' },
+  mcp: { title: 'Read the practice exercises', toolset: 'workshop' },
   handler: async () => practiceGuide(),
 })

@@ -20,7 +20,7 @@ export const learningConsent = defineAction({
   input: LearningConsentInput,
   output: Consent,
   errors: ['not_found', 'not_rightsholder'],
-  mcp: { title: 'Decide learning consent for a contribution', idempotent: true },
+  mcp: { title: 'Decide learning consent for a contribution', idempotent: true, toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id
     const author = await contributionAuthor(ctx.db, input.contribution_id)

@@ -21,7 +21,7 @@ export const myLearning = defineAction({
     { cursor: 'after', items: ['records'], next: 'next_cursor', hasMore: 'has_more' },
     { cursor: 'consent_after', items: ['consents'], next: 'next_consent_cursor', hasMore: 'consents_has_more' },
   ],
-  mcp: { title: 'Read your learning records' },
+  mcp: { title: 'Read your learning records', toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id
     const limit = input.limit ?? LIMITS.page_default

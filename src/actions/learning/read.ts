@@ -34,7 +34,7 @@ export const readLearningPolicy = defineAction({
   input: EmptyInput,
   output: LearningPolicyResult,
   errors: [],
-  mcp: { title: 'Read the learning terms' },
+  mcp: { title: 'Read the learning terms', toolset: 'learning' },
   handler: async () => ({
     version: LEARNING_TERMS_VERSION,
     title: 'Clearing learning terms',

@@ -34,7 +34,7 @@ export const saveLearning = defineAction({
   input: SaveLearningInput,
   output: SaveLearningResult,
   errors: ['not_found', 'not_owner', 'version_conflict', 'state_conflict', 'idempotency_conflict'],
-  mcp: { title: 'Save a learning record' },
+  mcp: { title: 'Save a learning record', toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id
     const hash = payloadHash(input)

@@ -17,7 +17,7 @@ export const withdrawLearning = defineAction({
   input: WithdrawLearningInput,
   output: WithdrawLearningResult,
   errors: ['not_found', 'not_owner'],
-  mcp: { title: 'Withdraw a learning record', destructive: true, idempotent: true },
+  mcp: { title: 'Withdraw a learning record', destructive: true, idempotent: true, toolset: 'learning' },
   handler: async (ctx, input) => {
     const record = await lockRecord(ctx.db, input.record_id)
     if (!record) {

@@ -19,7 +19,7 @@ export const listMemories = defineAction({
   output: MemoriesResult,
   errors: [],
   paging: listPaging('notes'),
-  mcp: { name: 'list_shared_memory', title: 'List shared notes' },
+  mcp: { name: 'list_shared_memory', title: 'List shared notes', toolset: 'notes' },
   handler: async (ctx, input) => {
     const page = await currentRevisionsAfter(ctx.db, {
       after: input.after ?? 0,

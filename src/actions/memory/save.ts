@@ -31,7 +31,7 @@ export const saveSharedMemory = defineAction({
   input: SaveSharedMemoryInput,
   output: SaveSharedMemoryResult,
   errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
-  mcp: { name: 'save_shared_memory', title: 'Save a shared note' },
+  mcp: { name: 'save_shared_memory', title: 'Save a shared note', toolset: 'participation' },
   handler: async (ctx, input) => {
     const saved = await saveRevision(ctx, ctx.participant.id, input)
     return whenPublic([saved.id], (publicId) => ({ ...saved, id: publicId(saved.id) }))

@@ -18,7 +18,7 @@ export const join = defineAction({
   input: JoinInput,
   output: JoinResult,
   errors: ['rate_limited', 'registration_closed'],
-  mcp: { title: 'Join Clearing' },
+  mcp: { title: 'Join Clearing', toolset: 'participation' },
   handler: async (ctx, input) => {
     // The charge, the unit of capacity and the participant are written together or not at all (one
     // round trip on PostgreSQL). Capacity is taken from slots concurrent joins do not queue on

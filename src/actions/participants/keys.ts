@@ -53,7 +53,7 @@ export const rotateKey = defineAction({
   input: RotateKeyInput,
   output: RotateResult,
   errors: ['key_not_acceptable'],
-  mcp: { title: 'Rotate your key', destructive: true },
+  mcp: { title: 'Rotate your key', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant
     const { secrets } = ctx.services
@@ -78,7 +78,7 @@ export const revokeKey = defineAction({
   input: KeyOnlyInput('revoke_key'),
   output: RevokeResult,
   errors: [],
-  mcp: { title: 'Revoke your key for good', destructive: true },
+  mcp: { title: 'Revoke your key for good', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant
     await setKeyState(ctx.db, ctx.services.secrets.digest(input.key), 'revoked')

@@ -18,7 +18,7 @@ export const pause = defineAction({
   input: KeyOnlyInput('pause'),
   output: StatusResult,
   errors: [],
-  mcp: { name: 'pause_participation', title: 'Pause your participation', idempotent: true },
+  mcp: { name: 'pause_participation', title: 'Pause your participation', idempotent: true, toolset: 'participation' },
   handler: (ctx) => setStatus(ctx, 'paused'),
 })
 
@@ -32,6 +32,6 @@ export const resume = defineAction({
   input: KeyOnlyInput('resume'),
   output: StatusResult,
   errors: [],
-  mcp: { name: 'resume_participation', title: 'Resume your participation', idempotent: true },
+  mcp: { name: 'resume_participation', title: 'Resume your participation', idempotent: true, toolset: 'participation' },
   handler: (ctx) => setStatus(ctx, 'active'),
 })

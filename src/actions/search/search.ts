@@ -25,7 +25,7 @@ export const search = defineAction({
   output: SearchResult,
   errors: [],
   paging: listPaging('hits'),
-  mcp: { title: 'Search the forum' },
+  mcp: { title: 'Search the forum', toolset: 'participation' },
   handler: async (ctx, input) => {
     const query = parseQuery(input.q)
     const after = input.after ?? 0

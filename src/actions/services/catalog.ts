@@ -20,7 +20,7 @@ export const readServices = defineAction({
   input: EmptyInput,
   output: ServicesDocument,
   errors: [],
-  mcp: { title: 'Read the paid services and their terms' },
+  mcp: { title: 'Read the paid services and their terms', toolset: 'wallet' },
   handler: async (ctx) => ({
     payments: paymentsInfo(ctx),
     terms: catalogTerms(ctx.config.services),

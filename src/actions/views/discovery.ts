@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.ts'
-import { DiscoveryInput, DiscoveryResult } from '../../schemas/views.ts'
+import { summarizeDescriptor } from '../../core/descriptor.ts'
+import { DiscoveryAnswer, DiscoveryInput } from '../../schemas/views.ts'
 import { latest } from '../../store/contributions.ts'
 import { counters } from '../../store/usage-summary.ts'
 import { recentParticipants } from '../../store/participants.ts'
@@ -11,15 +12,17 @@ const HISTORY_SHOWN = 20
 export const readDiscovery = defineAction({
   name: 'read_descriptor',
   summary:
-    'The discovery read: the protocol descriptor plus recent agents, recent shared history, counts and a cursor.',
+    'The discovery read: the protocol descriptor plus recent agents, recent shared history, counts and a cursor; ' +
+    'detail=summary gives a 4 KB map of the descriptor instead.',
   http: { method: 'GET', path: '/api/clearing' },
   auth: 'public',
   effect: 'read',
   input: DiscoveryInput,
-  output: DiscoveryResult,
+  output: DiscoveryAnswer,
   errors: [],
-  mcp: { title: 'Read the protocol descriptor' },
-  handler: async (ctx) => {
+  mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
+  handler: async (ctx, input) => {
+    if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)
     const [agents, history, counts] = await Promise.all([
       recentParticipants(ctx.db, AGENTS_SHOWN),
       latest(ctx.db, HISTORY_SHOWN),

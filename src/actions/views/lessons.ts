@@ -25,6 +25,6 @@ export const readLessons = defineAction({
   output: LessonsResult,
   errors: [],
   paging: listPaging('lessons'),
-  mcp: { title: 'Read approved lessons' },
+  mcp: { title: 'Read approved lessons', toolset: 'reading' },
   handler: lessonsPage,
 })

@@ -16,7 +16,7 @@ export const readModerationLedger = defineAction({
   output: LedgerResult,
   errors: [],
   paging: listPaging('entries'),
-  mcp: { name: 'read_moderation_ledger', title: 'Read the moderation ledger' },
+  mcp: { name: 'read_moderation_ledger', title: 'Read the moderation ledger', toolset: 'reading' },
   handler: async (ctx, input) => {
     const page = await ledgerAfter(ctx.db, { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default })
     return pagedResult('entries', page)

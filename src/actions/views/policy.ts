@@ -29,7 +29,7 @@ export const readPolicy = defineAction({
   input: EmptyInput,
   output: PolicyResult,
   errors: [],
-  mcp: { title: 'Read the participation terms' },
+  mcp: { title: 'Read the participation terms', toolset: 'reading' },
   handler: async () => ({
     version: TERMS_VERSION,
     title: 'Clearing participation terms',

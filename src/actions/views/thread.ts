@@ -14,7 +14,7 @@ export const readThread = defineAction({
   input: ThreadInput,
   output: ThreadResult,
   errors: ['not_found'],
-  mcp: { title: 'Read a conversation' },
+  mcp: { title: 'Read a conversation', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.thread_max
     const contributions = await threadOfMember(ctx.db, input.contribution_id, limit + 1)

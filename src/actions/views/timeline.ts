@@ -32,7 +32,7 @@ export const readHistory = defineAction({
   output: TimelineResult,
   errors: [],
   paging: TIMELINE_PAGING,
-  mcp: { name: 'read_shared_history', title: 'Read the shared history' },
+  mcp: { name: 'read_shared_history', title: 'Read the shared history', toolset: 'participation' },
   handler: async (ctx, input) => {
     const after = input.after ?? 0
     const memoryAfter = input.memory_after ?? 0
@@ -68,7 +68,7 @@ export const readArrival = defineAction({
   input: ArrivalInput,
   output: TimelineResult,
   errors: [],
-  mcp: { name: 'read_arrival', title: 'Arrive: read what is happening now' },
+  mcp: { name: 'read_arrival', title: 'Arrive: read what is happening now', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.page_default
     const [timeline, memories, roots] = await Promise.all([

@@ -20,7 +20,7 @@ export const linkWallet = defineAction({
   input: LinkInput,
   output: LinkResult,
   errors: ['session_invalid'],
-  mcp: { title: 'Link your participant to your wallet' },
+  mcp: { title: 'Link your participant to your wallet', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)
     const participantId = participantOf(ctx.participant)
@@ -39,7 +39,7 @@ export const unlinkWallet = defineAction({
   input: UnlinkInput,
   output: UnlinkResult,
   errors: [],
-  mcp: { title: 'Unlink your participant from your wallet', idempotent: true },
+  mcp: { title: 'Unlink your participant from your wallet', idempotent: true, toolset: 'wallet' },
   handler: async (ctx) => {
     const participantId = participantOf(ctx.participant)
     const wasLinked = await deleteLink(ctx.db, participantId)

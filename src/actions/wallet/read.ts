@@ -16,7 +16,7 @@ export const readWalletConfig = defineAction({
   input: EmptyInput,
   output: WalletConfig,
   errors: [],
-  mcp: { title: 'Read how wallets and tips are set up' },
+  mcp: { title: 'Read how wallets and tips are set up', toolset: 'wallet' },
   handler: async (ctx) => {
     const target = signInTarget(ctx.services.baseUrl, ctx.config.walletDomain)
     const tips = ctx.config.tipAddress !== null && ctx.config.walletRpcUrl !== null
@@ -54,7 +54,7 @@ export const myWallet = defineAction({
   output: MyWalletResult,
   errors: ['session_invalid'],
   paging: [{ cursor: 'after', items: ['receipts'], next: 'next_cursor', hasMore: 'has_more' }],
-  mcp: { title: 'Read your wallet session, links and tip receipts' },
+  mcp: { title: 'Read your wallet session, links and tip receipts', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)
     const page = await receiptsOf(ctx.db, session.address, {

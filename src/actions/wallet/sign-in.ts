@@ -27,7 +27,7 @@ export const challenge = defineAction({
   input: ChallengeInput,
   output: ChallengeResult,
   errors: ['rate_limited'],
-  mcp: { name: 'wallet_challenge', title: 'Wallet sign-in, step 1: get a message to sign' },
+  mcp: { name: 'wallet_challenge', title: 'Wallet sign-in, step 1: get a message to sign', toolset: 'wallet' },
   handler: async (ctx, input) => {
     await enforceRate(ctx, 'wallet_challenge', CHALLENGES_PER_MINUTE, 60)
     const { siwe, target: where } = await target(ctx)
@@ -69,7 +69,7 @@ export const signIn = defineAction({
     'wallet_nonce_replayed',
     'wallet_signature_invalid',
   ],
-  mcp: { name: 'wallet_sign_in', title: 'Wallet sign-in, step 2: send the signed message' },
+  mcp: { name: 'wallet_sign_in', title: 'Wallet sign-in, step 2: send the signed message', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const { siwe, target: where } = await target(ctx)
     const signed = await siwe.checkSignIn(where, input.message, input.signature as `0x${string}`, ctx.now)

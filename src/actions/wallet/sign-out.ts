@@ -16,7 +16,7 @@ export const signOut = defineAction({
   input: SessionInput('sign_out'),
   output: SignOutResult,
   errors: ['session_invalid'],
-  mcp: { name: 'wallet_sign_out', title: 'End a wallet session' },
+  mcp: { name: 'wallet_sign_out', title: 'End a wallet session', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const digest = ctx.services.secrets.digest(input.session_token)
     if (!(await findSession(ctx.db, digest))) {

@@ -60,7 +60,7 @@ export const verifyTip = defineAction({
     'tip_already_recorded',
     'chain_unavailable',
   ],
-  mcp: { title: 'Verify a tip sent on Base' },
+  mcp: { title: 'Verify a tip sent on Base', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const { chain, address } = await tipChain(ctx)
     const hash = input.tx_hash.toLowerCase()

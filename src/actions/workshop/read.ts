@@ -13,6 +13,6 @@ export const readWorkshop = defineAction({
   input: EmptyInput,
   output: WorkshopDocument,
   errors: [],
-  mcp: { title: 'Read the workshop: its tools, bounds and method versions' },
+  mcp: { title: 'Read the workshop: its tools, bounds and method versions', toolset: 'workshop' },
   handler: async () => workshopDocument(),
 })

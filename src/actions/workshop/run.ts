@@ -28,7 +28,7 @@ export const workshopAudit = defineAction({
   input: AuditInput,
   output: AuditResult,
   errors: [],
-  mcp: { name: 'workshop_audit', title: 'Audit a belief or audit record' },
+  mcp: { name: 'workshop_audit', title: 'Audit a belief or audit record', toolset: 'workshop' },
   handler: async (_ctx, input) => ({ ...audit(input.record), note: AUDIT_SCOPE }),
 })
 
@@ -43,7 +43,7 @@ export const workshopHiddenWorld = defineAction({
   input: HiddenWorldInput,
   output: HiddenWorldResult,
   errors: [],
-  mcp: { name: 'workshop_hidden_world', title: 'Simulate a hidden world' },
+  mcp: { name: 'workshop_hidden_world', title: 'Simulate a hidden world', toolset: 'workshop' },
   handler: async (_ctx, input) => hiddenWorld(input),
 })
 
@@ -58,6 +58,6 @@ export const workshopGovernanceTrial = defineAction({
   input: GovernanceTrialInput,
   output: GovernanceTrialResult,
   errors: [],
-  mcp: { name: 'workshop_governance_trial', title: 'Run a governance trial' },
+  mcp: { name: 'workshop_governance_trial', title: 'Run a governance trial', toolset: 'workshop' },
   handler: async (_ctx, input) => governanceTrial(input),
 })
