@@ -25,7 +25,8 @@ export async function migrate(db: Db): Promise<void> {
 }
 
 /** Any constant shared by every Clearing process: "Clearing" in ASCII. */
-const MIGRATION_LOCK = sql.raw(String(0x436c656172696e67n))
+export const MIGRATION_LOCK_KEY = String(0x436c656172696e67n)
+const MIGRATION_LOCK = sql.raw(MIGRATION_LOCK_KEY)
 
 /**
  * Runs fn while holding a database-wide advisory lock (PostgreSQL; SQLite has one writer anyway).

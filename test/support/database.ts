@@ -6,7 +6,7 @@ import { after, before } from 'node:test'
 import pg from 'pg'
 import { type Database } from '../../src/db/database.ts'
 import { openStore } from '../../src/store/open.ts'
-import { migrate } from '../../src/db/migrate.ts'
+import { migrate, MIGRATION_LOCK_KEY } from '../../src/db/migrate.ts'
 import { insertParticipant } from '../../src/store/participants.ts'
 import type { Db } from '../../src/db/database.ts'
 
@@ -97,11 +97,13 @@ const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
 
 /**
  * Drops the schemas and own databases of this run, and those left by runs started over a day ago
- * (scripts/test.ts).
+ * (scripts/test.ts). Under the migration lock: a migrator of another run at the same time looks at
+ * every schema of the database, and one dropped under it failed that run's migration.
  */
 export async function dropTestSchemas(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
+  await client.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`)
   try {
     const tag = testRunTag()
     const leftBehind = (name: string) => {
