@@ -10,67 +10,51 @@ import { ACTIONS } from '../../src/actions/index.ts'
  * assertions hold the runtime side of the same promise.
  */
 const Empty = Type.Object({})
+/** Everything but the name, auth and handler: what the cases below do not vary. */
+const base = {
+  summary: 'typed',
+  http: { method: 'POST', path: '/api/clearing' },
+  effect: 'read',
+  input: Empty,
+  output: Type.String(),
+  errors: [],
+} as const
 
 test('a participant action reads its participant without a cast; a public one has none to read', () => {
   const own = defineAction({
     name: 'own',
-    summary: 'typed',
-    http: { method: 'POST', path: '/api/clearing' },
+    ...base,
     auth: 'participant',
-    effect: 'read',
-    input: Empty,
-    output: Type.String(),
-    errors: [],
     handler: async (ctx) => ctx.participant.id,
   })
   const open = defineAction({
     name: 'open',
-    summary: 'typed',
-    http: { method: 'GET', path: '/api/clearing' },
+    ...base,
     auth: 'public',
-    effect: 'read',
-    input: Empty,
-    output: Type.String(),
-    errors: [],
     // @ts-expect-error a public action's handler is given no participant
     handler: async (ctx) => ctx.participant.id,
   })
   const optional = defineAction({
     name: 'optional',
-    summary: 'typed',
-    http: { method: 'POST', path: '/api/clearing' },
+    ...base,
     auth: 'participant',
     keyOptional: true,
-    effect: 'read',
-    input: Empty,
-    output: Type.String(),
-    errors: [],
     // @ts-expect-error an optional key may be absent, and its participant with it
     handler: async (ctx) => ctx.participant.id,
   })
   const noticing = defineAction({
     name: 'noticing',
-    summary: 'typed',
-    http: { method: 'POST', path: '/api/clearing' },
+    ...base,
     auth: 'participant',
     exposureNotices: true,
-    effect: 'read',
-    input: Empty,
-    output: Type.String(),
-    errors: [],
     // @ts-expect-error a key revoked for exposure authenticates nobody: answer its notice first
     handler: async (ctx) => ctx.participant.id,
   })
   const answersFirst = defineAction({
     name: 'answers_first',
-    summary: 'typed',
-    http: { method: 'POST', path: '/api/clearing' },
+    ...base,
     auth: 'participant',
     exposureNotices: true,
-    effect: 'read',
-    input: Empty,
-    output: Type.String(),
-    errors: [],
     handler: async (ctx) => (ctx.keyExposure ? ctx.keyExposure.field : ctx.participant.id),
   })
   assert.deepEqual(
