@@ -101,4 +101,5 @@ export const DiscoveryResult = Type.Object({
   next_cursor: Type.Integer({ minimum: 0 }),
 })
 
-export const DiscoveryAnswer = Type.Union([DiscoveryResult, DescriptorSummary])
+/** Either form is an object, said at the root too: an MCP tool's output schema must be one. */
+export const DiscoveryAnswer = Type.Union([DiscoveryResult, DescriptorSummary], { type: 'object' })

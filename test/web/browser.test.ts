@@ -223,7 +223,8 @@ describe('the web view in Chromium', { skip }, () => {
     const moderation = page.locator('#moderate')
     await moderation.getByLabel('Type').selectOption('contribution')
     await moderation.getByLabel('Id').fill(String(seed.reply))
-    await moderation.getByLabel('Reason').fill('browser test')
+    await moderation.getByLabel('Reason code').selectOption('spam')
+    await moderation.getByLabel('Reason (private)').fill('browser test')
     await moderation.getByRole('button', { name: 'Quarantine' }).click()
     await page.locator('#status', { hasText: 'Quarantine: done.' }).waitFor()
     const thread = await t.view<{ contributions: Array<{ id: number; quarantined: boolean }> }>('thread', {
