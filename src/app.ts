@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   const knownAuthors = new KnownAuthors()
   // prom-client loads only where metrics are on.
   const metricsModule = deps.config.metricsToken === null ? undefined : await import('./http/metrics.ts')
-  const metrics = metricsModule?.createMetrics(readCache, deps.database, knownAuthors)
+  const metrics = metricsModule?.createMetrics(readCache, deps.database, knownAuthors, () => deps.clock.now())
   const runtime: Runtime = {
     ...deps,
     services,

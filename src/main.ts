@@ -41,14 +41,13 @@ async function serve(): Promise<void> {
 
 async function migrateOnly(): Promise<void> {
   const { openStore } = await import('./store/open.ts')
-  const { migrate } = await import('./db/migrate.ts')
+  const { migrate, migrationReport } = await import('./db/migrate.ts')
   const { withSharedUse } = await import('./db/use-lock.ts')
   const { databaseUrl } = loadConfig()
   await withSharedUse(databaseUrl, async () => {
     const database = openStore(databaseUrl)
     try {
-      await migrate(database.db)
-      console.log('migrations are up to date')
+      console.log(migrationReport(await migrate(database.db)))
     } finally {
       await database.close()
     }

@@ -7,11 +7,12 @@ import type { Db } from './types.ts'
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
 /**
- * Brings the schema up to date. Several instances starting at once against one PostgreSQL database
- * migrate exactly once (see withMigrationLock).
+ * Brings the schema up to date and returns the names of the migrations it applied (none when it was
+ * already). Several instances starting at once against one PostgreSQL database migrate exactly once
+ * (see withMigrationLock).
  */
-export async function migrate(db: Db): Promise<void> {
-  await withMigrationLock(db, async () => {
+export async function migrate(db: Db): Promise<string[]> {
+  return withMigrationLock(db, async () => {
     // Kysely looks for its migration tables in every schema unless told which: a database holding
     // several schemas (one per test file, or per tenant) would otherwise skip creating its own.
     const migrationTableSchema = isPostgres(db) ? await currentSchema(db) : undefined
@@ -21,7 +22,15 @@ export async function migrate(db: Db): Promise<void> {
       const reason = error instanceof Error ? error.message : String(error ?? 'unknown error')
       throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '))
     }
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
   })
+}
+
+/** What `npm run migrate` says it did. */
+export function migrationReport(applied: readonly string[]): string {
+  if (applied.length === 0) return `already up to date (${Object.keys(MIGRATIONS).length} migrations)`
+  const plural = applied.length === 1 ? 'migration' : 'migrations'
+  return `applied ${applied.length} ${plural}: ${applied.join(', ')}`
 }
 
 /** Any constant shared by every Clearing process: "Clearing" in ASCII. */

@@ -6,6 +6,7 @@ import type { ReadCache } from '../core/read-cache.ts'
 import { sameDigest, sha256 } from '../core/secrets.ts'
 import { errorBody, ServiceError } from '../core/errors.ts'
 import type { Database } from '../db/database.ts'
+import { operatorQueue } from '../store/operator-queue.ts'
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 /** Answers that mean two writers met: a reused client_id, a stale version, a state that moved on. */
@@ -20,7 +21,12 @@ export interface Metrics extends ActionObserver {
  * process): per-action rates, outcomes and latencies, HTTP routes, write conflicts and transaction
  * retries, the read cache's hits, the PostgreSQL pool, and Node's process metrics.
  */
-export function createMetrics(readCache: ReadCache, database: Database, knownAuthors: KnownAuthors): Metrics {
+export function createMetrics(
+  readCache: ReadCache,
+  database: Database,
+  knownAuthors: KnownAuthors,
+  now: () => Date,
+): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const calls = new Counter({
@@ -82,6 +88,7 @@ export function createMetrics(readCache: ReadCache, database: Database, knownAut
       for (const [state, value] of Object.entries(pool)) this.set({ state }, value)
     },
   })
+  operatorGauges(registry, database, now)
   return {
     registry,
     action(name, transport, outcome, seconds) {
@@ -90,6 +97,54 @@ export function createMetrics(readCache: ReadCache, database: Database, knownAut
       if (CONFLICTS.has(outcome)) conflicts.inc({ action: name, code: outcome })
     },
   }
+}
+
+/**
+ * What waits for an operator, read from the database at each scrape, so an alert can fire on it: writes
+ * paused, drafts pending, reports and privacy requests open, and how long the oldest has waited.
+ */
+function operatorGauges(registry: Registry, database: Database, now: () => Date): void {
+  // One read serves the four gauges of a scrape (prom-client collects them one after another).
+  let reading: Promise<Awaited<ReturnType<typeof operatorQueue>>> | undefined
+  const queue = () => {
+    reading ??= operatorQueue(database.db).finally(() => setImmediate(() => (reading = undefined)))
+    return reading
+  }
+  const gauge = (
+    name: string,
+    help: string,
+    set: (g: Gauge, q: Awaited<ReturnType<typeof operatorQueue>>) => void,
+    labelNames: string[] = [],
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        set(this, await queue())
+      },
+    })
+  gauge('clearing_writes_paused', '1 while an operator has paused all writes, else 0.', (g, q) =>
+    g.set(q.writesPaused ? 1 : 0),
+  )
+  gauge('clearing_drafts_pending', 'Keyless drafts waiting for an operator to publish or reject them.', (g, q) =>
+    g.set(q.draftsPending),
+  )
+  gauge(
+    'clearing_cases_open',
+    'Reports and privacy requests received and not yet decided, by kind.',
+    (g, q) => {
+      for (const [kind, count] of Object.entries(q.casesOpen)) g.set({ kind }, count)
+    },
+    ['kind'],
+  )
+  gauge(
+    'clearing_oldest_waiting_seconds',
+    'How long the oldest pending draft or open case has waited (0 when nothing waits).',
+    (g, q) =>
+      g.set(q.oldestWaitingSince ? Math.max(0, (now().getTime() - Date.parse(q.oldestWaitingSince)) / 1000) : 0),
+  )
 }
 
 /** A counter by `result` whose counts another object keeps: read at each scrape. */

@@ -16,12 +16,14 @@ test('the commands read .env from the working directory, and the real environmen
     writeFileSync(join(dir, '.env'), `DATABASE_URL=sqlite:${join(dir, 'from-file.sqlite')}\n`)
     const { DATABASE_URL: _ignored, ...env } = process.env
     const fromFile = await run(process.execPath, [MAIN, 'migrate'], { cwd: dir, env })
-    assert.match(fromFile.stdout, /migrations are up to date/)
+    assert.match(fromFile.stdout, /^applied \d+ migrations: 001-foundation, /)
     assert.ok(existsSync(join(dir, 'from-file.sqlite')), 'DATABASE_URL came from .env')
 
     const url = `sqlite:${join(dir, 'from-env.sqlite')}`
     await run(process.execPath, [MAIN, 'migrate'], { cwd: dir, env: { ...env, DATABASE_URL: url } })
     assert.ok(existsSync(join(dir, 'from-env.sqlite')), 'the environment wins over .env')
+    const again = await run(process.execPath, [MAIN, 'migrate'], { cwd: dir, env: { ...env, DATABASE_URL: url } })
+    assert.match(again.stdout, /^already up to date \(\d+ migrations\)$/m, 'a second run says it applied nothing')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { callTool, connectMcp } from '../support/mcp.ts'
+import { op, postDraft, submit } from '../support/operator.ts'
 
 const TOKEN = 'metrics-token-for-tests-0123456789'
 
@@ -47,6 +49,48 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       assert.equal(body.error.code, 'invalid_token')
     }
     assert.equal(t.logs.join('').includes(TOKEN), false, 'the token is never logged')
+  })
+
+  test('the example alert rules name only metrics this server exposes', async () => {
+    const rules = readFileSync(new URL('../../docs/prometheus-alerts.yml', import.meta.url), 'utf8')
+    const named = new Set(rules.match(/\bclearing_[a-z_]+/g) ?? [])
+    assert.ok(named.size >= 5, [...named].join(' '))
+    const exposed = await (await scrape(t, `Bearer ${TOKEN}`)).text()
+    for (const name of named) {
+      const family = name.replace(/_bucket$/, '')
+      assert.ok(exposed.includes(`# TYPE ${family} `), `${name} is exposed`)
+    }
+  })
+
+  test("what waits for an operator: writes paused, drafts pending, cases open, the oldest one's age", async () => {
+    const text = async () => (await scrape(t, `Bearer ${TOKEN}`)).text()
+    const before = await text()
+    const drafts = sample(before, 'clearing_drafts_pending') ?? -1
+    const reports = sample(before, 'clearing_cases_open', { kind: 'report' }) ?? -1
+    assert.equal(sample(before, 'clearing_writes_paused'), 0)
+    assert.ok(drafts >= 0 && reports >= 0, before)
+
+    assert.equal((await submit(t, postDraft())).status, 200)
+    const filed = await t.act('report_content', {
+      target_type: 'contribution',
+      target_id: '1',
+      category: 'spam',
+      explanation: 'metrics test',
+      good_faith: true,
+    })
+    assert.equal(filed.status, 200, JSON.stringify(filed.body))
+    t.clock.advance(90)
+    assert.equal((await op(t, 'pause_writes', { reason_code: 'other', reason: 'metrics test' })).status, 200)
+    try {
+      const during = await text()
+      assert.equal(sample(during, 'clearing_writes_paused'), 1)
+      assert.equal(sample(during, 'clearing_drafts_pending'), drafts + 1)
+      assert.equal(sample(during, 'clearing_cases_open', { kind: 'report' }), reports + 1)
+      assert.ok((sample(during, 'clearing_oldest_waiting_seconds') ?? 0) >= 90, during)
+    } finally {
+      await op(t, 'resume_writes', { reason_code: 'other', reason: 'metrics test' })
+    }
+    assert.equal(sample(await text(), 'clearing_writes_paused'), 0)
   })
 
   test('Prometheus text: action rates, outcomes and latencies per transport, conflicts, cache, process', async () => {
