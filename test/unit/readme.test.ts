@@ -31,4 +31,3 @@ test('docs/performance.md stays a page of targets, method and one table', () => 
   const lines = read('docs/performance.md').split('\n').length
   assert.ok(lines <= 150, `docs/performance.md has ${lines} lines; at most 150`)
 })
-
