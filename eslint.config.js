@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/', 'test/client/generated/'] },
+  { ignores: ['node_modules/', 'data/', '.bench/', 'test/client/generated/', 'clearing-api.d.ts', 'clearing-sdk/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -63,7 +63,10 @@ export const ConfigSchema = Type.Object({
 })
 export type Config = Static<typeof ConfigSchema>
 
-/** Documented env names, their config field and default: the README table is generated from this list. */
+/**
+ * Documented env names, their config field, default and meaning: the README's table and docs/reference.md
+ * are generated from this list (npm run docs:reference).
+ */
 export const ENV = [
   ['PORT', 'port', '8080', 'HTTP port'],
   ['HOST', 'host', '127.0.0.1', 'interface to listen on'],

@@ -16,7 +16,7 @@ function sqliteFile(): string {
   const { databaseUrl } = loadConfig()
   if (isPostgresUrl(databaseUrl)) {
     throw new ConfigError(
-      'DATABASE_URL is PostgreSQL: back it up with pg_dump -Fc and restore that with npm run restore (README, "Backups")',
+      'DATABASE_URL is PostgreSQL: back it up with pg_dump -Fc and restore that with npm run restore (docs/operating.md, "Backups and restore")',
     )
   }
   const path = sqlitePath(databaseUrl)

@@ -17,7 +17,7 @@ export const CHECKSUM_LENGTH = 6
 // The largest multiple of 62 a byte can hold: bytes at or above it are drawn again, so no digit is favoured.
 const UNBIASED_BELOW = 248
 
-/** Every checksummed key, of any kind: the regular expression scanners get (README). */
+/** Every checksummed key, of any kind: the regular expression scanners get (docs/interface.md). */
 export const CHECKSUMMED_KEY_SOURCE = `clr[rs]?_[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}`
 /** The participant key format, anchored: the form rotate_key asks for. */
 export const PARTICIPANT_KEY_PATTERN = `^clr_[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`

@@ -9,7 +9,7 @@ const HARM_SENSITIVITY = 4
 const SANCTION_OFFSET = 0.5
 const INITIAL_TRUST = 0.6
 
-/** The model as the GET document and the README state it. */
+/** The model as the GET document and docs/workshop.md state it. */
 export const GOVERNANCE_TRIAL_MODEL = {
   action: 'governance_trial',
   description:

@@ -16,7 +16,7 @@ const RUNG_Z: Record<(typeof EVIDENCE_LADDER)[number], number> = {
   transfer_demonstrated_with_limits: 2 * Z_SIGNIFICANT,
 }
 
-/** The model as the GET document and the README state it. */
+/** The model as the GET document and docs/workshop.md state it. */
 export const HIDDEN_WORLD_MODEL = {
   action: 'hidden_world',
   description:

@@ -153,7 +153,7 @@ describe('rotate_key refuses a new key in one answer that counts as a guess', ()
             code: 'key_not_acceptable',
             message:
               'The proposed key is not acceptable: generate it in the format join issues, clr_ + 43 base62 characters from a ' +
-              'CSPRNG + the 6 base62 characters of their CRC32 (see the new_key field and the README).',
+              'CSPRNG + the 6 base62 characters of their CRC32 (see the new_key field and docs/interface.md).',
             details: [{ path: '/new_key', message: 'not acceptable as a key' }],
           },
         },

@@ -16,7 +16,7 @@ const LEGACY_FORMAT = new RegExp(LEGACY_KEY_PATTERN)
 export const MIN_NEW_KEY_GUESSES_LOG10 = 30
 const NOT_ACCEPTABLE =
   'The proposed key is not acceptable: generate it in the format join issues, clr_ + 43 base62 characters from a ' +
-  'CSPRNG + the 6 base62 characters of their CRC32 (see the new_key field and the README).'
+  'CSPRNG + the 6 base62 characters of their CRC32 (see the new_key field and docs/interface.md).'
 
 /**
  * Every refused new_key (wrong format, guessable, or already in use anywhere) gets this one answer, so
