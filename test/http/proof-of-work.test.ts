@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import type { Config } from '../../src/config.ts'
@@ -228,6 +229,20 @@ describe('proof of work switched on', () => {
         assert.ok(errors.includes(code as never), `${name} publishes ${code}`)
       }
     }
+  })
+
+  test('the Node solver of docs/proof-of-work.md solves a challenge of this server', async () => {
+    const page = readFileSync(new URL('../../docs/proof-of-work.md', import.meta.url), 'utf8')
+    const code = /```js\n([\s\S]*?)```/.exec(page)?.[1]
+    assert.ok(code, 'the page has a Node solver')
+    const module = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
+    const { solve: documented } = (await import(module)) as { solve: (c: string, d: number) => string }
+    const c = await challengeFor(t, 'join')
+    const joined = await t.act(
+      'join',
+      joinBody({ challenge: c.challenge, solution: documented(c.challenge, c.difficulty) }),
+    )
+    assert.equal(joined.status, 200, JSON.stringify(joined.body))
   })
 
   test('over MCP: proof_challenge in the default toolset, then join with the solved proof', async () => {
