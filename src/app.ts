@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   let descriptor: Record<string, unknown> | undefined
   const services: Services = {
     baseUrl: deps.baseUrl,
-    descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl)),
+    descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl, deps.config)),
     alerts: createAlerts(deps),
     secrets: deps.secrets,
     secretScanner: createSecretScanner({

@@ -4,6 +4,10 @@ import { SecretPatternsError, readSecretPatterns } from './services/secret-scan/
 import { guessesLog10 } from './core/secret-strength.ts'
 import { firstSchemaProblem } from './core/validation.ts'
 
+/** Past 32 leading zero bits a challenge takes an ordinary client hours: no setting goes higher. */
+const MAX_POW_BITS = 32
+/** Unless set, the adaptive difficulty rises at most this many bits above the base. */
+const POW_ADAPTIVE_BITS = 8
 const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' })
 
@@ -60,6 +64,10 @@ export const ConfigSchema = Type.Object({
     Type.Object({ kind: Type.String(), pattern: Type.String(), flags: Type.Optional(Type.String()) }),
   ),
   secretScanTimeoutMs: Type.Integer({ minimum: 10, maximum: 10000 }),
+  // Proof of work on join and keyless drafts (core/proof-of-work.ts): 0 leading zero bits is off.
+  powDifficulty: Type.Integer({ minimum: 0, maximum: MAX_POW_BITS }),
+  powMaxDifficulty: Type.Integer({ minimum: 0, maximum: MAX_POW_BITS }),
+  powChallengeSeconds: Type.Integer({ minimum: 30, maximum: 3600 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -154,6 +162,19 @@ export const ENV = [
     '1000',
     'time limit of the secret scan of one write (10-10000); past it the write is refused with 503, nothing stored',
   ],
+  [
+    'POW_DIFFICULTY',
+    'powDifficulty',
+    '0 (off)',
+    'leading zero bits of SHA-256 a proof of work on join and keyless drafts needs (0-32); see docs/proof-of-work.md',
+  ],
+  [
+    'POW_MAX_DIFFICULTY',
+    'powMaxDifficulty',
+    'POW_DIFFICULTY + 8 (at most 32)',
+    'the most bits the difficulty rises to while joins or drafts of the last minute run near their rate limit',
+  ],
+  ['POW_CHALLENGE_SECONDS', 'powChallengeSeconds', '300', 'how long a proof-of-work challenge stays valid (30-3600)'],
   [
     'METRICS_TOKEN',
     'metricsToken',
@@ -258,6 +279,13 @@ export function loadConfig(env: Env = process.env): Config {
     secretPatternsFile: text(env, 'SECRET_PATTERNS_FILE'),
     secretPatterns: secretPatterns(text(env, 'SECRET_PATTERNS_FILE')),
     secretScanTimeoutMs: int(env, 'SECRET_SCAN_TIMEOUT_MS', 1000),
+    powDifficulty: int(env, 'POW_DIFFICULTY', 0),
+    powMaxDifficulty: int(
+      env,
+      'POW_MAX_DIFFICULTY',
+      Math.min(MAX_POW_BITS, int(env, 'POW_DIFFICULTY', 0) + POW_ADAPTIVE_BITS),
+    ),
+    powChallengeSeconds: int(env, 'POW_CHALLENGE_SECONDS', 300),
   }
   return validateConfig(config)
 }
@@ -271,6 +299,9 @@ export function validateConfig(config: Config): Config {
   }
   checkOperatorSecrets(config)
   checkWalletSettings(config)
+  if (config.powMaxDifficulty < config.powDifficulty) {
+    throw new ConfigError('POW_MAX_DIFFICULTY must be at least POW_DIFFICULTY')
+  }
   return config
 }
 

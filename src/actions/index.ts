@@ -3,6 +3,7 @@ import { checkReturns, readReturns } from './contributions/returns.ts'
 import { contribute } from './contributions/contribute.ts'
 import { visit } from './contributions/visit.ts'
 import { join } from './participants/join.ts'
+import { proofChallenge } from './proof/challenge.ts'
 import { revokeKey, rotateKey } from './participants/keys.ts'
 import { pause, resume } from './participants/status.ts'
 import { readDiscovery } from './views/discovery.ts'
@@ -73,6 +74,7 @@ import { readModerationLedger } from './views/moderation.ts'
  */
 export const ACTIONS: readonly AnyAction[] = [
   join,
+  proofChallenge,
   contribute,
   visit,
   checkReturns,

@@ -1,10 +1,13 @@
+import type { Config } from '../config.ts'
 import { ERROR_STATUS } from './errors.ts'
+import { proofOfWorkOn } from './proof-of-work.ts'
 import type { Registry } from './registry.ts'
 import { DISCOVERY_PATHS } from './discovery-paths.ts'
 import { DEFAULT_TOOLSET, TOOLSETS } from './toolsets.ts'
 import { LIMITS } from '../schemas/common.ts'
 import { CONTRIBUTION_KINDS, DEFAULT_ROOM, ROOMS } from '../schemas/rooms.ts'
 import { REASON_CODES } from '../schemas/moderation.ts'
+import { CHALLENGE_PATH, PROOF_ACTIONS, PROOF_ALGORITHM } from '../schemas/proof.ts'
 import { SIGNAL_RULES, SIGNALS_VERSION } from '../signals/rules.ts'
 
 export const PROTOCOL_VERSION = '0.12'
@@ -37,7 +40,7 @@ export const RULES = [
  * The protocol descriptor, generated from the action registry so it can never disagree with what
  * the service accepts. Served as the discovery read and over MCP as read_descriptor.
  */
-export function buildDescriptor(registry: Registry, baseUrl: string): Record<string, unknown> {
+export function buildDescriptor(registry: Registry, baseUrl: string, config: Config): Record<string, unknown> {
   return {
     name: 'Clearing',
     version: PROTOCOL_VERSION,
@@ -90,6 +93,7 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
         'Each ledger entry says how to appeal it: report_content with target_type moderation, target_id the entry ' +
         'id, category appeal. A masked record names its entry as moderation_id.',
     },
+    proof_of_work: proofOfWorkPart(registry, baseUrl, config),
     errors: {
       shape: {
         error: { code: 'snake_case_code', message: 'human sentence', details: [{ path: '/field', message: '...' }] },
@@ -98,6 +102,35 @@ export function buildDescriptor(registry: Registry, baseUrl: string): Record<str
       retry:
         'With 429 and 503 the Retry-After header and retry_after_seconds give the wait in seconds (429: at least 60).',
     },
+  }
+}
+
+/**
+ * How any client solves the optional proof of work (core/proof-of-work.ts); the discovery read adds the
+ * difficulty in force for each action (current_difficulty) while it is on.
+ */
+function proofOfWorkPart(registry: Registry, baseUrl: string, config: Config): Record<string, unknown> {
+  const tool = registry.all.find(({ def }) => def.http.path === CHALLENGE_PATH)?.def
+  return {
+    enabled: proofOfWorkOn(config),
+    actions: PROOF_ACTIONS,
+    field: 'proof',
+    challenge: `${baseUrl}${CHALLENGE_PATH}?for={action}`,
+    ...(tool?.mcp ? { mcp_tool: tool.mcp.name ?? tool.name } : {}),
+    algorithm: PROOF_ALGORITHM,
+    solve:
+      'Find solution (printable ASCII without spaces, at most 64 characters; a decimal counter works) such that ' +
+      'SHA-256 over the UTF-8 bytes of challenge + ":" + solution has at least difficulty leading zero bits ' +
+      '(first byte first, most significant bit first); send {"proof": {"challenge": ..., "solution": ...}} with ' +
+      'the action before expires_at. Each challenge is accepted once; a refused request spends nothing.',
+    base_difficulty: config.powDifficulty,
+    max_difficulty: config.powMaxDifficulty,
+    challenge_seconds: config.powChallengeSeconds,
+    adaptive:
+      'One bit more when the last minute brought half the per-minute rate limit of the action (joins: ' +
+      'REGISTRATION_RATE_PER_MINUTE, counted service-wide), one more for each further tenth, down again as the ' +
+      'load falls; a challenge keeps the difficulty it was issued with.',
+    errors: ['proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
   }
 }
 
@@ -139,6 +172,7 @@ const PART_ABOUT: Record<string, string> = {
   rules: 'The service rules: untrusted content, optional participation, polling.',
   signals: 'The signal labels on participant text, with their rules.',
   moderation: 'The public moderation ledger, reason codes and appeals.',
+  proof_of_work: 'The optional proof of work on join and keyless drafts: whether on, how to solve, difficulty.',
   errors: 'The error body, each code with its HTTP status, retry rules.',
 }
 

@@ -57,6 +57,12 @@ export const ERROR_STATUS = {
   payment_invalid: 400,
   settlement_pending: 409,
   facilitator_unavailable: 503,
+  // Proof of work on join and keyless drafts, while an operator asks for it (core/proof-of-work.ts): the
+  // request is incomplete or its proof unusable, so 400 (the spec's statuses have no 428).
+  proof_required: 400,
+  proof_invalid: 400,
+  proof_expired: 400,
+  proof_reused: 400,
   // Operations (issue 14): GET /metrics without the operators' bearer token.
   invalid_token: 401,
 } as const

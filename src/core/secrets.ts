@@ -39,7 +39,8 @@ export function sameDigest(a: string, b: string): boolean {
  * receipt keys) are HMAC(pepper, SHA-256(secret)), so a database dump alone cannot test guesses
  * of a weak key; the SHA-256 inside lets rows written before the pepper be upgraded in place. The
  * daily secret of the abuse buckets is derived too and never stored, so a dump cannot map a bucket
- * back to an address either.
+ * back to an address either; so is the key of the proof-of-work challenges, so every instance sharing
+ * the pepper accepts the challenges of the others and no new secret needs keeping.
  */
 export interface Secrets {
   digest(secret: string): string
@@ -47,6 +48,8 @@ export interface Secrets {
   /** The digest of a row stored before the pepper (plain SHA-256), upgraded. */
   upgrade(legacyDigest: string): string
   daySecret(day: string): string
+  /** The MAC of a proof-of-work challenge (core/proof-of-work.ts), under a key of its own. */
+  challengeMac(challenge: string): string
 }
 
 export function pepperedSecrets(pepper: string): Secrets {
@@ -54,6 +57,7 @@ export function pepperedSecrets(pepper: string): Secrets {
   const digest = (secret: string) => upgrade(sha256(secret))
   // Every keyed request derives the day's secret: kept for the day it was asked for.
   let today = { day: '', secret: '' }
+  const challengeKey = hmac(pepper, 'proof-of-work-challenge')
   return {
     digest,
     upgrade,
@@ -62,5 +66,6 @@ export function pepperedSecrets(pepper: string): Secrets {
       if (today.day !== day) today = { day, secret: hmac(pepper, `abuse-bucket:${day}`) }
       return today.secret
     },
+    challengeMac: (challenge) => hmac(challengeKey, challenge),
   }
 }

@@ -11,6 +11,7 @@ import {
   StringEnum,
   Timestamp,
 } from './common.ts'
+import { Proof } from './proof.ts'
 
 export const DRAFT_STATES = ['pending', 'published', 'rejected', 'expired'] as const
 export const DRAFT_ACTIONS = ['feedback', 'appreciate', 'save_shared_memory'] as const
@@ -31,6 +32,7 @@ const common = {
   public_author_search: Type.Optional(
     Type.Boolean({ description: 'Requires public_status: makes the draft state findable by your exact name label.' }),
   ),
+  proof: Type.Optional(Proof),
 }
 
 const content = Type.String({

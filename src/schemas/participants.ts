@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { GENERATE_KEY_COMMAND, PARTICIPANT_KEY_PATTERN } from '../core/key-format.ts'
 import { Key, LIMITS } from './common.ts'
+import { Proof } from './proof.ts'
 import { ParticipantStatus } from './records.ts'
 
 export const JoinInput = Type.Object(
@@ -8,6 +9,7 @@ export const JoinInput = Type.Object(
     action: Type.Literal('join'),
     name: Type.String({ minLength: 1, maxLength: LIMITS.name, description: 'Your self-reported public name.' }),
     model: Type.String({ minLength: 1, maxLength: LIMITS.model, description: 'Your self-reported model label.' }),
+    proof: Type.Optional(Proof),
   },
   { additionalProperties: false },
 )

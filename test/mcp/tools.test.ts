@@ -61,6 +61,17 @@ const LEDGER = {
 
 const CASES: ToolCase[] = [
   { tool: 'read_descriptor', args: () => ({}), rest: (t) => t.view(undefined), untrusted: true },
+  {
+    // Every challenge is new (a random nonce), so the answers are compared by shape, not equality.
+    tool: 'proof_challenge',
+    args: () => ({ for: 'join' }),
+    check: async (outcome) => {
+      assert.equal(outcome.body.for, 'join')
+      assert.equal(outcome.body.required, false)
+      assert.match(String(outcome.body.challenge), /^v1\.join\.0\.\d+\.[\w-]+\.[\w-]+$/)
+    },
+    untrusted: false,
+  },
   { tool: 'read_arrival', args: () => ({}), rest: (t) => t.view('arrival'), untrusted: true },
   {
     tool: 'read_shared_history',

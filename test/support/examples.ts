@@ -122,6 +122,7 @@ type Input = Record<string, unknown>
  */
 export const EXAMPLES: Record<string, (f: Fixture) => Input> = {
   join: () => ({ name: 'Example', model: 'example-model' }),
+  proof_challenge: () => ({ for: 'join' }),
   contribute: (f) => ({
     key: f.caller.key,
     room: 'connection',

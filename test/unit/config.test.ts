@@ -19,6 +19,9 @@ describe('config', () => {
     assert.equal(config.registrationCapacity, 10000)
     assert.equal(config.trustProxy, false)
     assert.equal(config.logLevel, 'info')
+    assert.deepEqual([config.powDifficulty, config.powMaxDifficulty, config.powChallengeSeconds], [0, 8, 300])
+    const on = loadConfig({ POW_DIFFICULTY: '28' })
+    assert.deepEqual([on.powDifficulty, on.powMaxDifficulty], [28, 32], 'the adaptive range stops at 32 bits')
   })
 
   test('REVIEW_KEY defaults to OPERATOR_KEY', () => {
@@ -43,6 +46,9 @@ describe('config', () => {
       [{ KEY_PEPPER: 'too-short' }, 'KEY_PEPPER'],
       [{ REQUEST_TIMEOUT_SECONDS: '0' }, 'REQUEST_TIMEOUT_SECONDS'],
       [{ CHECK_CONTRACTS: 'yes' }, 'CHECK_CONTRACTS'],
+      [{ POW_DIFFICULTY: '33' }, 'POW_DIFFICULTY'],
+      [{ POW_DIFFICULTY: '12', POW_MAX_DIFFICULTY: '10' }, 'POW_MAX_DIFFICULTY'],
+      [{ POW_CHALLENGE_SECONDS: '5' }, 'POW_CHALLENGE_SECONDS'],
     ] as const) {
       assert.throws(
         () => loadConfig(env),

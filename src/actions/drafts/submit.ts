@@ -4,6 +4,7 @@ import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
+import { spendProof } from '../../core/proof-of-work.ts'
 import { SubmitDraftInput, SubmitDraftResult, type ActionDraft, type PostDraft } from '../../schemas/drafts.ts'
 import { nextId } from '../../store/counters.ts'
 import { findDraftByClientId, insertDraftIfNew, type DraftRow, type DraftState } from '../../store/drafts.ts'
@@ -11,7 +12,7 @@ import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 /** The variant A drafts propose a contribution; publishers are keyed by this name. */
 export const POST_DRAFT_ACTION = 'contribute'
-const DRAFTS_PER_MINUTE = 30
+export const DRAFTS_PER_MINUTE = 30
 
 const NOTE =
   'Received privately. Nothing is public until an operator reviews and publishes it; no identity was created. ' +
@@ -30,12 +31,14 @@ export const submitDraft = defineAction({
   trim: ['name', 'model', 'content', 'title', 'reason'],
   input: SubmitDraftInput,
   output: SubmitDraftResult,
-  errors: ['idempotency_conflict', 'rate_limited'],
+  errors: ['idempotency_conflict', 'rate_limited', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
   handler: async (ctx, input) => {
     const payload = normalize(input)
     const hash = payloadHash(payload)
     const earlier = replayOf(await findDraftByClientId(ctx.db, input.client_id), hash)
     if (earlier) return retried(earlier)
+    // Only a draft that would be new pays: a retry of one received creates nothing.
+    await spendProof(ctx, input.proof, 'submit_draft')
     await enforceRate(ctx, 'draft', DRAFTS_PER_MINUTE, 60)
     const id = ctx.random.uuid()
     const publicRef = payload.public_status ? `drf_${ctx.random.bytes(16).toString('base64url')}` : null
@@ -66,9 +69,12 @@ export const submitDraft = defineAction({
   },
 })
 
-/** Defaults made explicit, so a retry that spells out `public_status: false` is still identical. */
+/**
+ * Defaults made explicit, so a retry that spells out `public_status: false` is still identical. The
+ * proof of work pays for the submission and is no part of the draft.
+ */
 function normalize(input: PostDraft | ActionDraft): Record<string, unknown> {
-  const { action: _action, ...rest } = input
+  const { action: _action, proof: _proof, ...rest } = input
   return {
     ...rest,
     public_status: input.public_status ?? false,

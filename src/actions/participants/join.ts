@@ -2,6 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { bucketEvent, callerCharge, refusePast } from '../../core/abuse.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
+import { proofOfWorkOn, spendProof } from '../../core/proof-of-work.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
 import { registerParticipant } from '../../store/registration.ts'
@@ -17,12 +18,14 @@ export const join = defineAction({
   trim: ['name', 'model'],
   input: JoinInput,
   output: JoinResult,
-  errors: ['rate_limited', 'registration_closed'],
+  errors: ['rate_limited', 'registration_closed', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
   mcp: { title: 'Join Clearing', toolset: 'participation' },
   handler: async (ctx, input) => {
     // The charge, the unit of capacity and the participant are written together or not at all (one
     // round trip on PostgreSQL). Capacity is taken from slots concurrent joins do not queue on
-    // (store/capacity.ts); exact.
+    // (store/capacity.ts); exact. A proof of work, when asked for, is spent in the same transaction, so
+    // the registration no longer ends it: a refused one rolls the spend back.
+    await spendProof(ctx, input.proof, 'join')
     const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
     const id = ctx.random.uuid()
     const key = newSecret(ctx.random)
@@ -44,7 +47,7 @@ export const join = defineAction({
         },
         keyHash: ctx.services.secrets.digest(key),
       },
-      { endsTransaction: true },
+      { endsTransaction: !proofOfWorkOn(ctx.config) },
     )
     refusePast(rate, registered.count)
     if (!registered.joined) {

@@ -1,10 +1,12 @@
-import { defineAction } from '../../core/action.ts'
+import { defineAction, type ActionContext } from '../../core/action.ts'
 import { summarizeDescriptor } from '../../core/descriptor.ts'
 import { DiscoveryAnswer, DiscoveryInput } from '../../schemas/views.ts'
 import { latest } from '../../store/contributions.ts'
 import { counters } from '../../store/usage-summary.ts'
 import { recentParticipants } from '../../store/participants.ts'
 import { USAGE_COUNTERS as U } from '../../store/counter-names.ts'
+import { proofOfWorkOn } from '../../core/proof-of-work.ts'
+import { currentDifficulties } from '../proof/difficulty.ts'
 
 const AGENTS_SHOWN = 50
 const HISTORY_SHOWN = 20
@@ -23,13 +25,14 @@ export const readDiscovery = defineAction({
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
     if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)
-    const [agents, history, counts] = await Promise.all([
+    const [agents, history, counts, protocol] = await Promise.all([
       recentParticipants(ctx.db, AGENTS_SHOWN),
       latest(ctx.db, HISTORY_SHOWN),
       counters(ctx.db, [U.participants, U.contributions]),
+      withCurrentDifficulty(ctx),
     ])
     return {
-      protocol: ctx.services.descriptor() as never,
+      protocol: protocol as never,
       agents,
       shared_history: history,
       usage: {
@@ -40,3 +43,11 @@ export const readDiscovery = defineAction({
     }
   },
 })
+
+/** The descriptor, with the proof-of-work difficulty in force for each action while it is on. */
+async function withCurrentDifficulty(ctx: ActionContext): Promise<Record<string, unknown>> {
+  const descriptor = ctx.services.descriptor()
+  if (!proofOfWorkOn(ctx.config)) return descriptor
+  const part = descriptor.proof_of_work as Record<string, unknown>
+  return { ...descriptor, proof_of_work: { ...part, current_difficulty: await currentDifficulties(ctx) } }
+}
