@@ -2,7 +2,16 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/', 'test/client/generated/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      '.bench/',
+      'test/client/generated/',
+      'clients/typescript/dist/',
+      'clients/typescript/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
