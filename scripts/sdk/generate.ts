@@ -8,7 +8,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import { registry } from '../../src/app.ts'
 import { testConfig } from '../../src/config.ts'
 import { CREDENTIAL_FIELDS } from '../../src/core/secrets.ts'
-import { isIdempotent } from '../../src/core/idempotent.ts'
+import { inputFields, isIdempotent } from '../../src/core/idempotent.ts'
 import type { RegisteredAction } from '../../src/core/registry.ts'
 import { aliasPath, camel } from '../../src/http/openapi-components.ts'
 import { createServer } from '../../src/server.ts'
@@ -37,7 +37,7 @@ function operationOf(entry: RegisteredAction, doc: OpenAPI3): [string, Operation
   const path = aliasPath(registry, def) ?? def.http.path
   const served = doc.paths?.[path] as Record<string, { operationId?: string }> | undefined
   if (served?.[method]?.operationId !== name) throw new Error(`${name}: not at ${method} ${path}`)
-  const properties = Object.keys((def.input as { properties?: Record<string, unknown> }).properties ?? {})
+  const properties = inputFields(def.input)
   // Secrets go in bodies only: a read that took one in its query string would put it in a URL.
   const secret = properties.find((field) => (CREDENTIAL_FIELDS as readonly string[]).includes(field))
   if (method === 'get' && secret) throw new Error(`${name}: a GET action takes ${secret}, which would go in a URL`)

@@ -17,9 +17,12 @@ type Raw<N extends OperationName> = (typeof OPERATIONS)[N]['method'] extends 'po
 
 /** The client fills these in itself when a call leaves them out: the client's key, a fresh client_id. */
 type Filled = 'key' | 'client_id'
+// Distributed over a union input (the two shapes of submitDraft), so each keeps its own fields.
 type Loosen<T> = [T] extends [never]
   ? Record<string, never>
-  : Omit<T, Filled> & Partial<Pick<T, Extract<keyof T, Filled>>>
+  : T extends unknown
+    ? Omit<T, Filled> & Partial<Pick<T, Extract<keyof T, Filled>>>
+    : never
 
 /** What a method takes: the action's body (POST) or query (GET), with `key` and `client_id` optional. */
 export type Input<N extends OperationName> = Loosen<Raw<N>>

@@ -36,7 +36,7 @@ export const OPERATIONS = {
   reportStatus: {"method":"post","path":"/api/clearing/report_status","idempotent":true,"key":false,"clientId":false},
   privacyRequest: {"method":"post","path":"/api/clearing/privacy_request","idempotent":false,"key":false,"clientId":false},
   privacyStatus: {"method":"post","path":"/api/clearing/privacy_status","idempotent":true,"key":false,"clientId":false},
-  submitDraft: {"method":"post","path":"/api/drafts","idempotent":false,"key":false,"clientId":false},
+  submitDraft: {"method":"post","path":"/api/drafts","idempotent":true,"key":false,"clientId":true},
   readDrafts: {"method":"get","path":"/api/drafts","idempotent":true,"key":false,"clientId":false,"paging":[{"cursor":"after","next":"next_cursor","hasMore":"has_more"}]},
   listDrafts: {"method":"post","path":"/api/operator/list_drafts","idempotent":false,"key":false,"clientId":false,"paging":[{"cursor":"after","next":"next_cursor","hasMore":"has_more"}]},
   publishDraft: {"method":"post","path":"/api/operator/publish_draft","idempotent":false,"key":false,"clientId":false},
