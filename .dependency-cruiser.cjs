@@ -45,7 +45,8 @@ module.exports = {
     },
     {
       name: 'sdk-stands-alone',
-      comment: 'The published client (clients/typescript) carries no server or test code: only itself and its dependencies.',
+      comment:
+        'The published client (clients/typescript) carries no server or test code: only itself and its dependencies.',
       severity: 'error',
       from: { path: '^clients/typescript/' },
       to: { path: '^(src|test|scripts|bench)/' },
