@@ -30,7 +30,6 @@ export type ClearingClient = Methods & {
   withKey(key: string): ClearingClient
 }
 
-type Row = Operation
 type Call = (input?: Record<string, unknown>) => Promise<unknown>
 type Send = (
   method: string,
@@ -57,7 +56,7 @@ function build(raw: Client<paths>, options: ClientOptions, policy: RetryPolicy):
   const send = raw.request as unknown as Send
   const newClientId = options.clientId ?? (() => crypto.randomUUID())
 
-  async function call(row: Row, input: Record<string, unknown> = {}): Promise<unknown> {
+  async function call(row: Operation, input: Record<string, unknown> = {}): Promise<unknown> {
     const fields = { ...input }
     if (row.key && fields.key === undefined && options.key !== undefined) fields.key = options.key
     // Chosen once per call, so every retry of it is the same write (the service's idempotency rule).
@@ -75,10 +74,11 @@ function build(raw: Client<paths>, options: ClientOptions, policy: RetryPolicy):
 
   const methods: Record<string, Call> = {}
   const pages: Record<string, (input?: Record<string, unknown>) => AsyncGenerator<unknown, void, undefined>> = {}
-  for (const [name, row] of Object.entries(OPERATIONS) as [string, Row][]) {
+  for (const [name, row] of Object.entries(OPERATIONS) as [string, Operation][]) {
     const method: Call = (input) => call(row, input)
     methods[name] = method
-    if (row.paging) pages[name] = (input = {}) => walk(method, row.paging ?? [], input)
+    const cursors = row.paging
+    if (cursors) pages[name] = (input = {}) => walk(method, cursors, input)
   }
   const client = {
     ...methods,
