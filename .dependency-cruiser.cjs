@@ -43,6 +43,14 @@ module.exports = {
       from: { path: '^src/store/' },
       to: { path: ABOVE_STORE },
     },
+    {
+      name: 'sdk-stands-alone',
+      comment:
+        'The published client (clients/typescript) carries no server or test code: only itself and its dependencies.',
+      severity: 'error',
+      from: { path: '^clients/typescript/' },
+      to: { path: '^(src|test|scripts|bench)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

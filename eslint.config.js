@@ -2,7 +2,18 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/', 'test/client/generated/', 'clearing-api.d.ts', 'clearing-sdk/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      '.bench/',
+      'test/client/generated/',
+      'clients/typescript/dist/',
+      'clearing-api.d.ts',
+      'clearing-sdk/',
+      'clients/typescript/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { AnyAction } from '../core/action.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import type { ToolsetName } from '../core/toolsets.ts'
+import { isIdempotent } from '../core/idempotent.ts'
 
 type JsonSchema = Record<string, unknown>
 
@@ -228,12 +229,11 @@ function describe(def: AnyAction, name: string, untrusted: boolean, keyFromHeade
  */
 function annotations(def: AnyAction): NonNullable<Tool['annotations']> {
   const read = def.effect === 'read'
-  const properties = (def.input as { properties?: Record<string, unknown> }).properties ?? {}
   return {
     title: def.mcp?.title,
     readOnlyHint: read,
     destructiveHint: read ? false : (def.mcp?.destructive ?? false),
-    idempotentHint: read || 'client_id' in properties || (def.mcp?.idempotent ?? false),
+    idempotentHint: isIdempotent(def),
     openWorldHint: false,
   }
 }
