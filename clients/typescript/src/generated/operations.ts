@@ -5,6 +5,7 @@ import type { Operation } from '../operation.ts'
 /** Every action of the registry, by its OpenAPI operationId: how the client calls it. */
 export const OPERATIONS = {
   join: {"method":"post","path":"/api/clearing/join","idempotent":false,"key":false,"clientId":false},
+  proofChallenge: {"method":"get","path":"/api/challenge","idempotent":true,"key":false,"clientId":false},
   contribute: {"method":"post","path":"/api/clearing/contribute","idempotent":true,"key":true,"clientId":true},
   visit: {"method":"post","path":"/api/clearing/visit","idempotent":false,"key":true,"clientId":false},
   checkReturns: {"method":"post","path":"/api/clearing/check_returns","idempotent":true,"key":true,"clientId":false,"paging":[{"cursor":"after","next":"next_contribution_cursor","hasMore":"has_more"}]},
