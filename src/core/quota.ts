@@ -23,9 +23,10 @@ export interface QuotaState {
 const STATE = Symbol('clearing.quota-state')
 
 /**
- * Returns result itself, tagged with the caller's state in a policy. Like withHttpAnswer, the tag is
- * a non-enumerable symbol property: bodies, output-schema checks and MCP results never see it, and a
- * cached result keeps it (a polled read's state follows from its body alone).
+ * Returns result itself, tagged with the caller's state in a policy. Like withHttpAnswer's, the tag
+ * is a non-enumerable symbol property: bodies, output-schema checks and MCP results never see it (the
+ * MCP SDK's result schema refuses an enumerable symbol key), and a cached result keeps it (a polled
+ * read's state follows from its body alone).
  */
 export function withQuotaState<T extends object>(result: T, state: QuotaState | undefined): T {
   if (state) Object.defineProperty(result, STATE, { value: state, enumerable: false, configurable: true })
