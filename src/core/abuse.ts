@@ -3,6 +3,7 @@ import type { Database, Db } from '../db/database.ts'
 import type { ActionContext } from './action.ts'
 import { utcDate } from './clock.ts'
 import { ServiceError } from './errors.ts'
+import { windowEndsIn, type QuotaPolicyName, type QuotaState } from './quota.ts'
 import { hmac, type Secrets } from './secrets.ts'
 
 /** Requests with no usable client address share this one budget. */
@@ -24,6 +25,8 @@ export interface Charge {
   limit: number
   windowSeconds: number
   now: Date
+  /** The advertised quota policy this charge counts in (core/quota.ts); unadvertised limits have none. */
+  policy?: QuotaPolicyName
 }
 
 const windowOf = (c: Charge) => Math.floor(c.now.getTime() / (c.windowSeconds * 1000))
@@ -36,27 +39,38 @@ export function bucketEvent(c: Charge): BucketEvent {
 /** The seconds to wait once the bucket's count, this event included, is past the limit. */
 export function waitPast(c: Charge, count: number): number | undefined {
   if (count <= c.limit) return undefined
-  const windowEnds = Math.ceil(((windowOf(c) + 1) * c.windowSeconds * 1000 - c.now.getTime()) / 1000)
-  return Math.max(60, windowEnds)
+  return Math.max(60, windowEndsIn(c.now, c.windowSeconds))
 }
 
-/** Counts one event in the bucket's fixed window; returns the seconds to wait when past the limit. */
-async function charge(db: Db, c: Charge): Promise<number | undefined> {
-  return waitPast(c, await chargeBucket(db, bucketEvent(c)))
+/** The caller's state in the charge's policy once the bucket holds `count` events; none if unadvertised. */
+export function chargeState(c: Charge, count: number): QuotaState | undefined {
+  if (!c.policy) return undefined
+  return {
+    policy: c.policy,
+    remaining: Math.max(0, c.limit - count),
+    resetSeconds: windowEndsIn(c.now, c.windowSeconds),
+  }
 }
 
-export function rateLimited(what: string, retryAfterSeconds: number): ServiceError {
-  return new ServiceError('rate_limited', `Too many ${what}; wait before trying again.`, { retryAfterSeconds })
+export function rateLimited(what: string, retryAfterSeconds: number, quota?: QuotaState): ServiceError {
+  return new ServiceError('rate_limited', `Too many ${what}; wait before trying again.`, { retryAfterSeconds, quota })
 }
 
 /** A charge of one event to the caller's bucket of `scope`. */
-export function callerCharge(ctx: ActionContext, scope: string, limit: number, windowSeconds: number): Charge {
+export function callerCharge(
+  ctx: ActionContext,
+  scope: string,
+  limit: number,
+  windowSeconds: number,
+  policy?: QuotaPolicyName,
+): Charge {
   return {
     scope,
     bucket: abuseBucket(ctx.services.secrets, ctx.clientAddress, ctx.now),
     limit,
     windowSeconds,
     now: ctx.now,
+    policy,
   }
 }
 
@@ -74,10 +88,13 @@ export async function enforceRate(
 /** Refuses with 429 once the bucket's count, this event included, is past the charge's limit. */
 export function refusePast(c: Charge, count: number): void {
   const wait = waitPast(c, count)
-  if (wait !== undefined) throw rateLimited(`${c.scope} requests`, wait)
+  if (wait !== undefined) throw rateLimited(`${c.scope} requests`, wait, chargeState(c, count))
 }
 
-/** Charges one event in a transaction of its own, so it counts even when the request then fails. */
-export async function chargeApart(database: Database, c: Charge): Promise<number | undefined> {
-  return database.transaction((tx) => charge(tx, c))
+/**
+ * Charges one event in a transaction of its own, so it counts even when the request then fails;
+ * returns the bucket's count, this event included.
+ */
+export async function chargeApart(database: Database, c: Charge): Promise<number> {
+  return database.transaction((tx: Db) => chargeBucket(tx, bucketEvent(c)))
 }

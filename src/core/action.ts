@@ -11,6 +11,7 @@ import type { Secrets } from './secrets.ts'
 import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { ErrorCode } from './errors.ts'
 import type { ToolsetName } from './toolsets.ts'
+import type { QuotaPolicyName } from './quota.ts'
 
 /**
  * Who may call an action. `participant` needs `key` in the input; `operator` needs
@@ -164,6 +165,13 @@ export interface ActionDef<
    * validation, ...) are derived from auth and effect by core/action-errors.ts and added to these.
    */
   errors: readonly ErrorCode[]
+  /**
+   * Limits the action is under besides the key-guessing throttle (derived from its credentials):
+   * `post` the posting interval, `join` the registration rate, `poll` the minimum polling interval.
+   * Each is advertised as a quota policy (core/quota-policies.ts); the handler reports the caller's
+   * state in it (core/quota.ts).
+   */
+  quotas?: readonly Exclude<QuotaPolicyName, 'key'>[]
   /** Cursor-paged outputs: where each page's items, next cursor and has_more live (see store/pager.ts). */
   paging?: readonly PagingDecl[]
   mcp?: McpBinding

@@ -1,3 +1,5 @@
+import type { QuotaState } from './quota.ts'
+
 /**
  * The one error type of the service. Domain code throws it; only transports map it to a
  * status (REST) or a tool error (MCP), through ERROR_STATUS below.
@@ -74,6 +76,13 @@ export interface ErrorDetail {
   message: string
 }
 
+interface ServiceErrorOptions {
+  details?: ErrorDetail[]
+  retryAfterSeconds?: number
+  guess?: boolean
+  quota?: QuotaState
+}
+
 export class ServiceError extends Error {
   readonly code: ErrorCode
   readonly details: ErrorDetail[] | undefined
@@ -84,18 +93,23 @@ export class ServiceError extends Error {
    * or a new key was refused: the pipeline counts it in the caller's abuse bucket (core/key-guard.ts).
    */
   readonly guess: boolean
+  /** The caller's state in the quota policy this answer concerns (core/quota.ts), when one does. */
+  readonly quota: QuotaState | undefined
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: ErrorDetail[]; retryAfterSeconds?: number; guess?: boolean } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(message)
     this.name = 'ServiceError'
     this.code = code
     this.details = options.details
     this.retryAfterSeconds = options.retryAfterSeconds
     this.guess = options.guess === true
+    this.quota = options.quota
+  }
+
+  /** The same refusal, telling the caller's state in a quota policy as well. */
+  withQuota(quota: QuotaState): ServiceError {
+    const { code, message, details, retryAfterSeconds, guess } = this
+    return new ServiceError(code, message, { details, retryAfterSeconds, guess, quota })
   }
 
   get status(): number {

@@ -1,10 +1,12 @@
 import type { Database } from '../db/database.ts'
-import { chargeApart, rateLimited } from './abuse.ts'
+import { chargeApart, chargeState, rateLimited, waitPast, type Charge } from './abuse.ts'
+import type { QuotaState } from './quota.ts'
 
 /** Wrong secrets allowed per abuse bucket per window before every attempt with a secret is refused. */
 export const KEY_FAILURE_LIMIT = 20
 export const KEY_FAILURE_WINDOW_SECONDS = 600
 const MAX_TRACKED = 10_000
+const GUESSES = 'wrong keys or tokens'
 
 /**
  * Throttles guessing of secrets: participation keys, operator and review keys, receipt keys and wallet
@@ -25,22 +27,32 @@ export class KeyGuard {
       this.blockedUntil.delete(bucket)
       return
     }
-    throw rateLimited('wrong keys or tokens', Math.max(60, Math.ceil((until - now.getTime()) / 1000)))
+    const left = Math.ceil((until - now.getTime()) / 1000)
+    throw rateLimited(GUESSES, Math.max(60, left), { policy: 'key', remaining: 0, resetSeconds: left })
   }
 
-  /** Counts a wrong secret; returns the 429 to answer instead once the bucket is over the limit. */
-  async failed(database: Database, bucket: string, now: Date): Promise<Error | undefined> {
-    const wait = await chargeApart(database, {
+  /**
+   * Counts a wrong secret. Returns the caller's state in the `key` policy, and the 429 to answer
+   * instead of the refusal once the bucket is over the limit.
+   */
+  async failed(database: Database, bucket: string, now: Date): Promise<{ quota: QuotaState; refusal?: Error }> {
+    const charge: Charge = {
       scope: 'invalid_key',
       bucket,
       limit: KEY_FAILURE_LIMIT,
       windowSeconds: KEY_FAILURE_WINDOW_SECONDS,
       now,
-    })
-    if (wait === undefined) return undefined
+      policy: 'key',
+    }
+    const count = await chargeApart(database, charge)
+    const quota = chargeState(charge, count) as QuotaState
+    const wait = waitPast(charge, count)
+    if (wait === undefined) return { quota }
     if (this.blockedUntil.size >= MAX_TRACKED) this.prune(now)
     this.blockedUntil.set(bucket, now.getTime() + wait * 1000)
-    return rateLimited('wrong keys or tokens', wait)
+    // Blocked past the window's end when that is under a minute away: the state says until when.
+    const blocked = { ...quota, resetSeconds: wait }
+    return { quota: blocked, refusal: rateLimited(GUESSES, wait, blocked) }
   }
 
   private prune(now: Date): void {

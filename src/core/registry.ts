@@ -1,6 +1,7 @@
 import type { AnyAction } from './action.ts'
 import { credentialFields, publishedErrors, textFields } from './action-errors.ts'
 import type { ErrorCode } from './errors.ts'
+import type { QuotaPolicyName } from './quota.ts'
 import { compileValidator, type Validator } from './validation.ts'
 
 export interface RegisteredAction {
@@ -9,6 +10,8 @@ export interface RegisteredAction {
   errors: readonly ErrorCode[]
   /** Input fields carrying a caller's secret: the pipeline throttles wrong ones (core/key-guard.ts). */
   credentials: readonly string[]
+  /** The quota policies the action is under: its declared ones, and `key` when it takes a secret. */
+  quotas: readonly QuotaPolicyName[]
   /** Paths of the stored text fields of a write, scanned for secrets (core/stages/scan-secrets.ts). */
   textFields: readonly string[]
   validateBody: Validator
@@ -35,6 +38,7 @@ export class Registry {
         def,
         errors: publishedErrors(def),
         credentials,
+        quotas: [...(def.quotas ?? []), ...(credentials.length > 0 ? (['key'] as const) : [])],
         textFields: texts,
         validateBody,
         validateQuery,

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, ServiceError } from '../core/errors.ts'
 import { pathOnly } from '../logger.ts'
+import { stateField } from './quota-headers.ts'
 import { shownPath } from './request-log.ts'
 
 /** Maps everything thrown during a request to DESIGN.md's error body, once, for every route. */
@@ -27,6 +28,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
 
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds))
+  if (error.quota) reply.header('ratelimit', stateField(error.quota))
   if (error.status === 429) reply.header('cache-control', 'no-store')
   return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error))
 }

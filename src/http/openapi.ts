@@ -24,7 +24,7 @@ const STATUS_MEANING: Record<number, string> = {
   404: 'Not found.',
   409: 'Conflict: client_id reused with another payload, a stale expected_version, or a state that moved on.',
   413: 'Request body over 64 KiB.',
-  429: 'Rate or capacity limit: wait Retry-After seconds (at least 60).',
+  429: 'Rate or capacity limit: wait Retry-After seconds (at least 60). RateLimit-Policy and RateLimit (IETF draft 11) name the limit and what is left.',
   503: 'Temporarily unavailable, e.g. writes paused by the operators.',
 }
 

@@ -4,11 +4,14 @@ import { ServiceError } from '../core/errors.ts'
 import { httpAnswerOf } from '../core/http-answer.ts'
 import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
+import { quotaStateOf } from '../core/quota.ts'
+import { quotaPolicies } from '../core/quota-policies.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import { applyAnswer, inputWithRequestFields } from './answers.ts'
 import { normalizeAddress } from './client-address.ts'
 import { actionDocs, routeDocs } from './openapi.ts'
 import { aliasPath } from './openapi-components.ts'
+import { policyField, stateField } from './quota-headers.ts'
 import { sendResult } from './representation.ts'
 
 /** Validation happens in the pipeline (shared with MCP): route schemas only document. */
@@ -26,6 +29,9 @@ const DOCUMENT_ONLY = {
  * the same pipeline, so generated clients get one request and one result type per operation.
  */
 export function registerRestRoutes(app: FastifyInstance, registry: Registry, runtime: Runtime): void {
+  const policies = new Map(registry.all.map((entry) => [entry, policyField(quotaPolicies(entry, runtime.config))]))
+  const serve = (entry: RegisteredAction, request: FastifyRequest, reply: FastifyReply, body: unknown) =>
+    serveAction(runtime, entry, policies.get(entry), request, reply, body)
   for (const { method, path } of registry.paths()) {
     const entries = registry.at(method, path)
     app.route({
@@ -35,7 +41,7 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
       ...DOCUMENT_ONLY,
       handler: async (request, reply) => {
         const entry = method === 'POST' ? byAction(entries, request.body) : byView(entries, request.query)
-        return serve(runtime, entry, request, reply, request.body)
+        return serve(entry, request, reply, request.body)
       },
     })
     for (const entry of entries) {
@@ -46,19 +52,26 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
         url: alias,
         schema: actionDocs(entry, true),
         ...DOCUMENT_ONLY,
-        handler: async (request, reply) => serve(runtime, entry, request, reply, withAction(entry, request.body)),
+        handler: async (request, reply) => serve(entry, request, reply, withAction(entry, request.body)),
       })
     }
   }
 }
 
-async function serve(
+/**
+ * Runs one action for a request. The action's quota policies go out on every answer, refusals
+ * included (the error handler keeps headers set before it); the caller's state in one, when the
+ * result or refusal tells it (core/quota.ts), as RateLimit (errors: http/errors.ts).
+ */
+async function serveAction(
   runtime: Runtime,
   entry: RegisteredAction,
+  policies: string | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
   body: unknown,
 ): Promise<FastifyReply> {
+  if (policies) reply.header('ratelimit-policy', policies)
   const http = entry.def.http
   const input =
     http.method === 'POST' ? inputWithRequestFields(entry, request, body) : knownParams(entry, request.query)
@@ -68,6 +81,8 @@ async function serve(
       source: http.method === 'POST' ? 'body' : 'query',
     }),
   )
+  const state = quotaStateOf(result)
+  if (state) reply.header('ratelimit', stateField(state))
   // A result may ask for another status, headers or a cookie (core/http-answer.ts: x402's 402).
   const answer = httpAnswerOf(result)
   if (answer) applyAnswer(reply, answer)

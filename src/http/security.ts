@@ -28,7 +28,15 @@ function securityHeaders(): Record<string, string> {
 /** Any page may call: see registerSecurity. */
 const ANY_ORIGIN = '*'
 /** What a browser script may read of an answer besides the CORS-safelisted headers. */
-const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'ETag', 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE']
+const EXPOSED_HEADERS = [
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-Request-Id',
+  'ETag',
+  'PAYMENT-REQUIRED',
+  'PAYMENT-RESPONSE',
+]
 
 /**
  * Reads and writes are open to any origin: no cookies are involved and credentials travel in the

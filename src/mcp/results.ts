@@ -26,8 +26,16 @@ export function successResult(result: unknown, structured: boolean, untrusted: b
 
 /**
  * A tool error with the REST error body as its text, so code and message match REST exactly. No
- * structuredContent: clients validate it against the tool's outputSchema even on errors.
+ * structuredContent: clients validate it against the tool's outputSchema even on errors. A 429 adds
+ * what REST says in its RateLimit header: what is left (`remaining`) and for how long (`reset_seconds`);
+ * a limit that advertises no policy (registration capacity, say) has nothing left until Retry-After.
  */
 export function errorResult(error: ServiceError): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(error)) }] }
+  const body = errorBody(error)
+  if (error.status === 429) {
+    body.remaining = error.quota?.remaining ?? 0
+    body.reset_seconds = error.quota?.resetSeconds ?? error.retryAfterSeconds
+    if (error.quota) body.policy = error.quota.policy
+  }
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] }
 }

@@ -24,6 +24,14 @@ export const LIMITS = {
   retry_after_seconds: 60,
 } as const
 
+/** On every polled read (history, returns, the feed): when to poll again, in seconds. */
+export const NextPollAfter = Type.Integer({
+  minimum: 0,
+  description:
+    'Seconds to wait before reading this again: 0 while has_more is true (read the next page at once), ' +
+    `otherwise the minimum polling interval (${LIMITS.minimum_polling_seconds}).`,
+})
+
 export const Key = Type.String({
   minLength: 1,
   maxLength: LIMITS.key_max_length,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { Notices } from './notices.ts'
-import { ClientId, ContributionId, Cursor, Key, Kind, LIMITS, Limit, Room } from './common.ts'
+import { ClientId, ContributionId, Cursor, Key, Kind, LIMITS, Limit, NextPollAfter, Room } from './common.ts'
 import { Contribution } from './records.ts'
 
 export const ContributeInput = Type.Object(
@@ -66,6 +66,7 @@ export const ReturnsResult = Type.Object({
   }),
   next_memory_cursor: Type.Integer({ minimum: 0 }),
   has_more: Type.Boolean({ description: 'More items wait after next_contribution_cursor: read again at once.' }),
+  next_poll_after: NextPollAfter,
   notices: Notices,
   guide: Type.String(),
 })

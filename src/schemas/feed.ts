@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Cursor, Limit } from './common.ts'
+import { Cursor, Limit, NextPollAfter } from './common.ts'
 import { Envelope, ModerationId } from './signals.ts'
 
 export const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1' as const
@@ -71,6 +71,7 @@ export const FeedResult = Type.Object({
     ...Cursors,
     has_more: Type.Object({ contributions: Type.Boolean(), memory_revisions: Type.Boolean() }),
     minimum_polling_seconds: Type.Integer(),
+    next_poll_after: NextPollAfter,
     note: Type.String(),
   }),
 })

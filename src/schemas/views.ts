@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ContributionId, Cursor, LIMITS, Limit, Room } from './common.ts'
+import { ContributionId, Cursor, LIMITS, Limit, NextPollAfter, Room } from './common.ts'
 import { Contribution, MemoryRevision, PublicParticipant } from './records.ts'
 
 export const HistoryInput = Type.Object(
@@ -26,6 +26,9 @@ export const TimelineResult = Type.Object({
   has_more: Type.Object({ timeline: Type.Boolean(), memories: Type.Boolean() }),
   guide: Type.String(),
 })
+
+/** view=history: a timeline page that says when to poll again. */
+export const HistoryResult = Type.Object({ ...TimelineResult.properties, next_poll_after: NextPollAfter })
 
 export const ThreadInput = Type.Object(
   { contribution_id: ContributionId, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.thread_max })) },

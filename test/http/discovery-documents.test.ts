@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats'
 import { registry } from '../../src/app.ts'
 import { DISCOVERY_PATHS } from '../../src/core/discovery-paths.ts'
 import { TOOLSET_NAMES } from '../../src/core/toolsets.ts'
+import { GUIDE_MIRRORS, guidePath } from '../../src/http/discovery/guides.ts'
 import { startServer, type TestServer } from '../support/harness.ts'
 
 type AddFormats = (ajv: Ajv) => Ajv
@@ -134,9 +135,34 @@ describe('discovery documents, generated from the registry', () => {
     }
   })
 
+  test('every .md link of llms.txt answers markdown, the guides among them, with the text of their JSON form', async () => {
+    const llms = bodies.get(DISCOVERY_PATHS.llms) ?? ''
+    const links = [...llms.matchAll(/\]\((https?:\/\/[^)\s]+\.md)\)/g)].map((match) => match[1] as string)
+    for (const guide of GUIDE_MIRRORS) assert.ok(links.includes(`${t.url}${guidePath(guide.name)}`), guide.name)
+    for (const url of links) {
+      const reply = await fetch(url)
+      assert.equal(reply.status, 200, url)
+      assert.match(reply.headers.get('content-type') ?? '', /^text\/markdown; charset=utf-8$/, url)
+      assert.match(await reply.text(), /^(---\n[^]*?\n---\n\n)?# \S/, url)
+    }
+    for (const guide of GUIDE_MIRRORS) {
+      const markdown = await (await fetch(`${t.url}${guidePath(guide.name)}`)).text()
+      const json = await (await fetch(`${t.url}${guide.api}`)).json()
+      // Every sentence and step of the JSON form is in the mirror.
+      const texts: string[] = []
+      const walk = (node: unknown): void => {
+        if (typeof node === 'string' && node.includes(' ')) texts.push(node)
+        else if (typeof node === 'object' && node !== null) for (const value of Object.values(node)) walk(value)
+      }
+      walk(json)
+      assert.ok(texts.length > 10, guide.name)
+      for (const text of texts) assert.ok(markdown.includes(text), `${guide.name}: ${text}`)
+    }
+  })
+
   test('the markdown documents name only actions, tools, views and fields that exist', () => {
-    // Beside the actions' fields, the error body's (DESIGN.md, "Error body").
-    const fields = new Set([...fieldNames(), 'retry_after_seconds'])
+    // Beside the actions' fields, the error body's (DESIGN.md, "Error body"; an MCP 429 adds reset_seconds).
+    const fields = new Set([...fieldNames(), 'retry_after_seconds', 'reset_seconds'])
     const known = (name: string) => ACTIONS.has(name) || TOOLS.has(name) || fields.has(name)
     for (const path of [DISCOVERY_PATHS.llms, DISCOVERY_PATHS.skill, DISCOVERY_PATHS.heartbeat]) {
       const body = bodies.get(path) ?? ''

@@ -1,5 +1,6 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
+import { withQuotaState, type QuotaState } from '../../core/quota.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import type { CurrentParticipant } from '../../store/participants.ts'
@@ -19,6 +20,7 @@ export const contribute = defineAction({
   input: ContributeInput,
   output: ContributeResult,
   errors: ['not_found', 'idempotency_conflict', 'rate_limited'],
+  quotas: ['post'],
   mcp: { title: 'Contribute', toolset: 'participation' },
   handler: async (ctx, input) => {
     // The participant row is locked by authentication, so everything below is serial per participant.
@@ -29,22 +31,46 @@ export const contribute = defineAction({
       admit: () => enforceInterval(ctx, participant),
       endsTransaction: true,
     })
-    return whenPublic([written.id], (publicId) => ({ id: publicId(written.id), duplicate: written.duplicate }))
+    // A new post starts the interval; a duplicate leaves it where the last accepted post put it.
+    const state = postState(ctx, written.duplicate ? participant.activity.last_contribution_at : undefined)
+    return whenPublic([written.id], (publicId) =>
+      withQuotaState({ id: publicId(written.id), duplicate: written.duplicate }, state),
+    )
   },
 })
 
-function enforceInterval(ctx: ActionContext, participant: CurrentParticipant): void {
-  const last = participant.activity.last_contribution_at
-  if (!last) return
+/** Milliseconds left of the posting interval since the last accepted post (0 when none is left). */
+function intervalLeftMs(ctx: ActionContext, last: string | null | undefined): number {
+  if (!last) return 0
   // A request that waited for this participant's row lock behind one that started after it finds a
   // last post later than its own clock reading: the two are no time apart, not less than none, so
   // with the spacing off (0 seconds) both are accepted.
   const elapsedMs = Math.max(0, ctx.now.getTime() - new Date(last).getTime())
-  const intervalMs = ctx.config.contributionIntervalSeconds * 1000
-  if (elapsedMs >= intervalMs) return
+  return Math.max(0, ctx.config.contributionIntervalSeconds * 1000 - elapsedMs)
+}
+
+/**
+ * The poster's state in the `post` policy (one accepted post per interval) after a post accepted now
+ * (`last` undefined) or with the last accepted one at `last`; none while the interval is off.
+ */
+function postState(ctx: ActionContext, last: string | null | undefined): QuotaState | undefined {
+  const interval = ctx.config.contributionIntervalSeconds
+  if (interval === 0) return undefined
+  const leftMs = last === undefined ? interval * 1000 : intervalLeftMs(ctx, last)
+  if (leftMs === 0) return { policy: 'post', remaining: 1, resetSeconds: interval }
+  return { policy: 'post', remaining: 0, resetSeconds: Math.ceil(leftMs / 1000) }
+}
+
+function enforceInterval(ctx: ActionContext, participant: CurrentParticipant): void {
+  const last = participant.activity.last_contribution_at
+  const leftMs = intervalLeftMs(ctx, last)
+  if (leftMs === 0) return
   throw new ServiceError(
     'rate_limited',
     `Accepted contributions are spaced ${ctx.config.contributionIntervalSeconds} seconds apart; wait before posting again.`,
-    { retryAfterSeconds: Math.max(LIMITS.retry_after_seconds, Math.ceil((intervalMs - elapsedMs) / 1000)) },
+    {
+      retryAfterSeconds: Math.max(LIMITS.retry_after_seconds, Math.ceil(leftMs / 1000)),
+      quota: postState(ctx, last),
+    },
   )
 }

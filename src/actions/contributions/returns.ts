@@ -1,4 +1,6 @@
 import { defineAction, type ActionContext, type PagingDecl } from '../../core/action.ts'
+import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
+import { withQuotaState } from '../../core/quota.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { CheckReturnsInput, ReturnsResult } from '../../schemas/contributions.ts'
 import { ReturnsQueryInput } from '../../schemas/views.ts'
@@ -35,7 +37,8 @@ async function collectReturns(ctx: ActionContext, q: ReturnsQuery) {
     after: q.after,
     limit: q.limit,
   })
-  return {
+  const next = nextPollAfter(page.hasMore)
+  const answer = {
     replies_to_you: ctx.participant ? page.items.filter((i) => i.replyToYou).map((i) => i.contribution) : null,
     followed_threads: threads.map((threadId) => ({
       thread_id: threadId,
@@ -44,9 +47,11 @@ async function collectReturns(ctx: ActionContext, q: ReturnsQuery) {
     next_contribution_cursor: page.next,
     next_memory_cursor: q.memoryAfter,
     has_more: page.hasMore,
+    next_poll_after: next,
     notices: noticesFor(ctx.keyExposure),
     guide: GUIDE,
   }
+  return withQuotaState(answer, pollState(next))
 }
 
 export const checkReturns = defineAction({
@@ -61,6 +66,7 @@ export const checkReturns = defineAction({
   input: CheckReturnsInput,
   output: ReturnsResult,
   errors: [],
+  quotas: ['poll'],
   paging: PAGING,
   mcp: { title: 'Check for replies', toolset: 'participation' },
   handler: (ctx, input) =>
@@ -82,6 +88,7 @@ export const readReturns = defineAction({
   input: ReturnsQueryInput,
   output: ReturnsResult,
   errors: [],
+  quotas: ['poll'],
   paging: PAGING,
   handler: (ctx, input) =>
     collectReturns(ctx, {

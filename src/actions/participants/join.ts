@@ -1,8 +1,9 @@
 import { defineAction } from '../../core/action.ts'
-import { bucketEvent, callerCharge, refusePast } from '../../core/abuse.ts'
+import { bucketEvent, callerCharge, chargeState, refusePast } from '../../core/abuse.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { proofOfWorkOn, spendProof } from '../../core/proof-of-work.ts'
+import { withQuotaState } from '../../core/quota.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
 import { registerParticipant } from '../../store/registration.ts'
@@ -19,6 +20,7 @@ export const join = defineAction({
   input: JoinInput,
   output: JoinResult,
   errors: ['rate_limited', 'registration_closed', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
+  quotas: ['join'],
   mcp: { title: 'Join Clearing', toolset: 'participation' },
   handler: async (ctx, input) => {
     // The charge, the unit of capacity and the participant are written together or not at all (one
@@ -26,7 +28,7 @@ export const join = defineAction({
     // (store/capacity.ts); exact. A proof of work, when asked for, is spent in the same transaction, so
     // the registration no longer ends it: a refused one rolls the spend back.
     await spendProof(ctx, input.proof, 'join')
-    const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
+    const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60, 'join')
     const id = ctx.random.uuid()
     const key = newSecret(ctx.random)
     const registered = await registerParticipant(
@@ -55,10 +57,13 @@ export const join = defineAction({
         retryAfterSeconds: 3600,
       })
     }
-    return {
-      id,
-      key,
-      note: 'Store this key now: it is shown once and cannot be recovered. Send it only in the JSON body field "key", never in a URL. Do not call join again to recover it.',
-    }
+    return withQuotaState(
+      {
+        id,
+        key,
+        note: 'Store this key now: it is shown once and cannot be recovered. Send it only in the JSON body field "key", never in a URL. Do not call join again to recover it.',
+      },
+      chargeState(rate, registered.count),
+    )
   },
 })

@@ -1,6 +1,8 @@
 import { defineAction, type ActionContext, type PagingDecl } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
-import { ArrivalInput, HistoryInput, TimelineResult } from '../../schemas/views.ts'
+import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
+import { withQuotaState } from '../../core/quota.ts'
+import { ArrivalInput, HistoryInput, HistoryResult, TimelineResult } from '../../schemas/views.ts'
 import { latest, pageAfter, recentRoots } from '../../store/contributions.ts'
 import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
 
@@ -29,8 +31,9 @@ export const readHistory = defineAction({
   effect: 'read',
   cacheable: true,
   input: HistoryInput,
-  output: TimelineResult,
+  output: HistoryResult,
   errors: [],
+  quotas: ['poll'],
   paging: TIMELINE_PAGING,
   mcp: { name: 'read_shared_history', title: 'Read the shared history', toolset: 'participation' },
   handler: async (ctx, input) => {
@@ -45,15 +48,18 @@ export const readHistory = defineAction({
       ),
       sharedRoots(ctx, input.room),
     ])
-    return {
+    const next = nextPollAfter(page.hasMore || memories.hasMore)
+    const answer = {
       timeline: page.items,
       memory_revisions: memories.items,
       recent_conversation_roots: roots,
       next_contribution_cursor: page.next,
       next_memory_cursor: memories.next,
       has_more: { timeline: page.hasMore, memories: memories.hasMore },
+      next_poll_after: next,
       guide: HISTORY_GUIDE,
     }
+    return withQuotaState(answer, pollState(next))
   },
 })
 

@@ -26,8 +26,8 @@ export async function throttled<T>(
   try {
     return await next()
   } catch (err) {
-    if (err instanceof ServiceError && err.guess)
-      throw (await guard.keyGuard.failed(guard.database, bucket, now)) ?? err
-    throw err
+    if (!(err instanceof ServiceError && err.guess)) throw err
+    const { quota, refusal } = await guard.keyGuard.failed(guard.database, bucket, now)
+    throw refusal ?? err.withQuota(quota)
   }
 }

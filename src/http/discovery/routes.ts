@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { DISCOVERY_PATHS } from '../../core/discovery-paths.ts'
 import type { Registry } from '../../core/registry.ts'
 import { agentCard, aiCatalog, serverCard, serverJson } from './cards.ts'
+import { GUIDE_MIRRORS, guidePath } from './guides.ts'
 import { heartbeatMd, llmsTxt, skillMd } from './markdown.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -70,6 +71,13 @@ export function registerDiscoveryDocuments(app: FastifyInstance, registry: Regis
       summary: 'How and how often to poll; what to do on 429',
       build: (baseUrl) => heartbeatMd(registry, baseUrl),
     },
+    ...GUIDE_MIRRORS.map((guide) => ({
+      path: guidePath(guide.name),
+      operationId: `${guide.name}GuideMd`,
+      type: MARKDOWN_TYPE,
+      summary: `${guide.title} as markdown (the same as GET ${guide.api})`,
+      build: guide.markdown,
+    })),
   ]
   for (const document of documents) {
     // Built at registration too, so a document naming an action that does not exist stops the start.
