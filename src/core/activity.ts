@@ -1,4 +1,4 @@
-import { findActivity, saveUsage, type Activity, type UsageChange } from '../store/usage.ts'
+import { findActivity, saveUsage, type Activity, type UsageChange } from '../store/usage/write.ts'
 import type { ActionContext } from './action.ts'
 
 /**

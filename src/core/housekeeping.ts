@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { hasDeltas, reclaimDeltaSpace, rollupUsage } from '../store/usage.ts'
+import { hasDeltas, reclaimDeltaSpace, rollupUsage } from '../store/usage/write.ts'
 import type { Runtime } from './pipeline.ts'
 
 const INTERVAL_MS = 1000

@@ -1,4 +1,4 @@
-import type { CurrentParticipant } from '../store/participants.ts'
+import type { CurrentParticipant } from '../store/participants/write.ts'
 
 /** How many keys' participants an instance remembers (a few hundred bytes each). */
 const KNOWN_AUTHORS_LIMIT = 2048

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts'
-import { expireDrafts, reconcilePublications } from '../store/drafts.ts'
-import { deleteOldAlerts } from '../store/outbox.ts'
+import { expireDrafts, reconcilePublications } from '../store/drafts/read.ts'
+import { deleteOldAlerts } from '../store/operator/alerts.ts'
 import { deleteOldAbuseData } from '../store/retention.ts'
 import { iso, utcDate } from './clock.ts'
 

@@ -1,8 +1,8 @@
 import { postOf, writePost, type PostFields } from '../actions/contributions/write-post.ts'
 import type { ActionContext } from '../core/action.ts'
 import { iso } from '../core/clock.ts'
-import { readFlag, WRITES_PAUSED } from '../store/flags.ts'
-import { insertParticipantOnce } from '../store/participants.ts'
+import { readFlag, WRITES_PAUSED } from '../store/operator/flags.ts'
+import { insertParticipantOnce } from '../store/participants/write.ts'
 import { drawnId, whenPublic, type DrawnId, type Publishing } from '../store/publication.ts'
 import {
   claimSlot,
@@ -13,7 +13,7 @@ import {
   slotPosts,
   slotRevisionIds,
   suspendedAmong,
-} from '../store/pilot.ts'
+} from '../store/pilot/read.ts'
 import type { Db } from '../db/database.ts'
 import { digestText, isQuiet, welcomeText, type SlotActivity } from './compose.ts'
 import {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import type { ActionContext } from '../core/action.ts'
 import type { Runtime } from '../core/pipeline.ts'
-import { findSlot } from '../store/pilot.ts'
+import { findSlot } from '../store/pilot/read.ts'
 import { runPilot, type PilotReport } from './run.ts'
 import { dueSlot } from './slots.ts'
 

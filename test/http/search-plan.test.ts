@@ -7,7 +7,7 @@ import { parseQuery } from '../../src/search/query.ts'
 import { sqlitePath } from '../../src/db/database.ts'
 import { withoutValuePlanning } from '../../src/db/sqlite.ts'
 import type { Schema } from '../../src/db/schema.ts'
-import { searchGroup } from '../../src/store/search.ts'
+import { searchGroup } from '../../src/store/search/read.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 

@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import { sqlitePath, type Database } from '../../src/db/database.ts'
 import { openStore } from '../../src/store/open.ts'
 import { migrate } from '../../src/db/migrate.ts'
-import { appendDeltas } from '../../src/store/usage.ts'
+import { appendDeltas } from '../../src/store/usage/write.ts'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 
 /** Transactions of one turn share a COMMIT (db/sqlite-batches.ts); each must still stand alone. */

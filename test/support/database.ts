@@ -7,7 +7,7 @@ import pg from 'pg'
 import { type Database } from '../../src/db/database.ts'
 import { openStore } from '../../src/store/open.ts'
 import { migrate, MIGRATION_LOCK_KEY } from '../../src/db/migrate.ts'
-import { insertParticipant } from '../../src/store/participants.ts'
+import { insertParticipant } from '../../src/store/participants/write.ts'
 import type { Db } from '../../src/db/database.ts'
 
 /**

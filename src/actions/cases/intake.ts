@@ -5,7 +5,7 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { CaseReceipt, CaseStatus, PrivacyInput, ReportInput, caseStatusInput } from '../../schemas/cases.ts'
-import { findCase, insertCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
+import { findCase, insertCase, type CaseKind, type CaseRow } from '../../store/cases/write.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 

@@ -2,9 +2,9 @@ import { defineAction, type ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { AppreciateInput, AppreciateResult } from '../../schemas/bookmarks.ts'
-import { insertAppreciation } from '../../store/appreciations.ts'
-import { findReplyTarget } from '../../store/contributions.ts'
-import { appreciationUsage } from '../../store/usage.ts'
+import { insertAppreciation } from '../../store/contributions/write.ts'
+import { findReplyTarget } from '../../store/contributions/read.ts'
+import { appreciationUsage } from '../../store/usage/write.ts'
 import { recordUsage } from '../../core/activity.ts'
 
 export const appreciate = defineAction({

@@ -2,7 +2,7 @@ import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
-import type { CurrentParticipant } from '../../store/participants.ts'
+import type { CurrentParticipant } from '../../store/participants/write.ts'
 import { whenPublic } from '../../store/publication.ts'
 import { postOf, writePost } from './write-post.ts'
 

@@ -1,9 +1,9 @@
 import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { FeedInput, FeedResult, JSON_FEED_VERSION } from '../../schemas/feed.ts'
-import { latest, pageAfter } from '../../store/contributions.ts'
-import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
-import { quarantineTimes } from '../../store/moderation.ts'
+import { latest, pageAfter } from '../../store/contributions/read.ts'
+import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'
+import { quarantineTimes } from '../../store/moderation/write.ts'
 import { contributionItem, newestFirst, revisionItem } from './items.ts'
 
 export const readFeed = defineAction({

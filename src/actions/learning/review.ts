@@ -12,8 +12,8 @@ import {
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
-import { lockRecord, updateRecord } from '../../store/learning.ts'
-import { currentAllowsMemory, isPublicLesson, reviewQueue } from '../../store/learning-records.ts'
+import { lockRecord, updateRecord } from '../../store/learning/write.ts'
+import { currentAllowsMemory, isPublicLesson, reviewQueue } from '../../store/learning/read.ts'
 import { operatorAction } from '../operator/define.ts'
 
 export const listLearning = operatorAction({

@@ -14,7 +14,7 @@ import {
   publicContributionIds,
   replaceSources,
   updateRecord,
-} from '../../store/learning.ts'
+} from '../../store/learning/write.ts'
 import { notOwner } from './owner.ts'
 import { storedSignals } from '../../signals/stored.ts'
 

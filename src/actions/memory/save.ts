@@ -12,7 +12,7 @@ import {
   findOwnRevisionByClientId,
   insertRevision,
   lockLatestRevision,
-} from '../../store/memory-notes.ts'
+} from '../../store/notes/write.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>

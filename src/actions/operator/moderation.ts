@@ -12,11 +12,11 @@ import {
   TargetFields,
   WritesResult,
 } from '../../schemas/operator.ts'
-import { writeFlag, WRITES_PAUSED } from '../../store/flags.ts'
-import { setQuarantined } from '../../store/moderation.ts'
-import { insertLedgerEntry } from '../../store/moderation-ledger.ts'
+import { writeFlag, WRITES_PAUSED } from '../../store/operator/flags.ts'
+import { setQuarantined } from '../../store/moderation/write.ts'
+import { insertLedgerEntry } from '../../store/moderation/ledger.ts'
 import { ReasonCodeField } from '../../schemas/moderation.ts'
-import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants.ts'
+import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants/write.ts'
 import type { ActionContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 

@@ -4,7 +4,7 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
-import { registerParticipant } from '../../store/registration.ts'
+import { registerParticipant } from '../../store/participants/registration.ts'
 
 export const join = defineAction({
   name: 'join',

@@ -1,6 +1,6 @@
 import { defineAction, type ParticipantContext } from '../../core/action.ts'
 import { KeyOnlyInput, StatusResult } from '../../schemas/participants.ts'
-import { setParticipantStatus } from '../../store/participants.ts'
+import { setParticipantStatus } from '../../store/participants/write.ts'
 
 async function setStatus(ctx: ParticipantContext, status: 'active' | 'paused') {
   const participant = ctx.participant

@@ -17,7 +17,7 @@ import {
   updateOrder,
   type OrderChanges,
   type OrderRow,
-} from '../../store/orders.ts'
+} from '../../store/orders/write.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
 import { orderView, sessionOrder } from './common.ts'
 

@@ -5,7 +5,7 @@ import { atomicAmount, catalogTerms } from '../../payments/catalog.ts'
 import { AcceptInput, AgreementResult, OrderInput, PaymentRequiredBody } from '../../schemas/services.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
-import { findAgreement, insertAgreement, insertOrder, type OrderRow } from '../../store/orders.ts'
+import { findAgreement, insertAgreement, insertOrder, type OrderRow } from '../../store/orders/write.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
 import { findService, paymentRequiredAnswer, requirePayments } from './common.ts'
 

@@ -1,9 +1,9 @@
 import { defineAction } from '../../core/action.ts'
 import { summarizeDescriptor } from '../../core/descriptor.ts'
 import { DiscoveryAnswer, DiscoveryInput } from '../../schemas/views.ts'
-import { latest } from '../../store/contributions.ts'
-import { counters } from '../../store/usage-summary.ts'
-import { recentParticipants } from '../../store/participants.ts'
+import { latest } from '../../store/contributions/read.ts'
+import { counters } from '../../store/usage/read.ts'
+import { recentParticipants } from '../../store/participants/write.ts'
 import { USAGE_COUNTERS as U } from '../../store/counter-names.ts'
 
 const AGENTS_SHOWN = 50

@@ -1,8 +1,8 @@
 import { defineAction, type ActionContext, type PagingDecl } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ArrivalInput, HistoryInput, TimelineResult } from '../../schemas/views.ts'
-import { latest, pageAfter, recentRoots } from '../../store/contributions.ts'
-import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
+import { latest, pageAfter, recentRoots } from '../../store/contributions/read.ts'
+import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'
 
 const ROOTS_SHOWN = 10
 

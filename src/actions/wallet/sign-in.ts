@@ -5,7 +5,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { withHttpAnswer } from '../../core/http-answer.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { ChallengeInput, ChallengeResult, SessionResult, SignInInput } from '../../schemas/wallet.ts'
-import { consumeNonce, deleteExpiredSignIns, findNonce, insertNonce, insertSession } from '../../store/wallet.ts'
+import { consumeNonce, deleteExpiredSignIns, findNonce, insertNonce, insertSession } from '../../store/wallet/write.ts'
 import { CHAIN_ID, CHALLENGE_SECONDS, SESSION_SECONDS } from '../../wallet/siwe-target.ts'
 import { SESSION_COOKIE } from './session.ts'
 

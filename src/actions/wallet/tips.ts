@@ -6,7 +6,7 @@ import { VerifyTipInput, VerifyTipResult } from '../../schemas/wallet.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import type { Db } from '../../db/database.ts'
-import { findReceiptByHash, insertReceipt, type TipReceiptRow } from '../../store/wallet.ts'
+import { findReceiptByHash, insertReceipt, type TipReceiptRow } from '../../store/wallet/write.ts'
 import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
 
 const NOTE = 'A non-financial acknowledgement of a tip: it confers nothing and unlocks nothing.'

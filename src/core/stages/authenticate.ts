@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts'
-import { exposureOfKey, type KeyExposure } from '../../store/key-exposures.ts'
-import { keyHolderFor, type CurrentParticipant } from '../../store/participants.ts'
+import { exposureOfKey, type KeyExposure } from '../../store/participants/key-exposures.ts'
+import { keyHolderFor, type CurrentParticipant } from '../../store/participants/write.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
 import type { KnownAuthors } from '../known-authors.ts'

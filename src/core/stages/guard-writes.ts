@@ -1,5 +1,5 @@
 import type { Database, Db } from '../../db/database.ts'
-import { writesPausedBefore, writesPausedIn } from '../../store/flags.ts'
+import { writesPausedBefore, writesPausedIn } from '../../store/operator/flags.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
 import type { Authenticated } from './authenticate.ts'

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts'
-import { revokeExposedKey } from '../../store/key-exposures.ts'
-import { revokeSession } from '../../store/wallet.ts'
+import { revokeExposedKey } from '../../store/participants/key-exposures.ts'
+import { revokeSession } from '../../store/wallet/write.ts'
 import type { ExposedKey } from './scanner.ts'
 
 /**

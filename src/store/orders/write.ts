@@ -1,0 +1,97 @@
+import type { Selectable, Updateable } from 'kysely'
+import type { Db } from '../../db/database.ts'
+import { lockRow } from '../../db/dialect.ts'
+import { keysetPage, type Page, type PageRequest } from '../pager.ts'
+import type { ServiceOrderTable } from '../../db/schema-wallet.ts'
+
+export type OrderRow = Selectable<ServiceOrderTable>
+export type OrderChanges = Updateable<ServiceOrderTable>
+
+export const ORDER_STATES = ['awaiting_payment', 'paid', 'delivered', 'refund_requested', 'refunded'] as const
+export type OrderState = (typeof ORDER_STATES)[number]
+
+export async function findAgreement(db: Db, address: string, termsVersion: string) {
+  return db
+    .selectFrom('service_agreements')
+    .selectAll()
+    .where('address', '=', address)
+    .where('terms_version', '=', termsVersion)
+    .executeTakeFirst()
+}
+
+/** Records an acceptance once; accepting the same terms again keeps the first time. */
+export async function insertAgreement(db: Db, address: string, termsVersion: string, at: string): Promise<void> {
+  await db
+    .insertInto('service_agreements')
+    .values({ address, terms_version: termsVersion, accepted_at: at })
+    .onConflict((oc) => oc.columns(['address', 'terms_version']).doNothing())
+    .execute()
+}
+
+export async function insertOrder(db: Db, row: OrderRow): Promise<void> {
+  await db.insertInto('service_orders').values(row).execute()
+}
+
+export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('service_orders').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function lockOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  return lockRow(db, db.selectFrom('service_orders').selectAll().where('id', '=', id)).executeTakeFirst()
+}
+
+export async function updateOrder(db: Db, id: string, changes: OrderChanges): Promise<void> {
+  await db.updateTable('service_orders').set(changes).where('id', '=', id).execute()
+}
+
+/**
+ * The settlement steps are conditional updates: each names the state it expects (awaiting payment,
+ * a settlement in progress or not, the attempt it claimed), so of two instances racing on one order
+ * exactly one moves it, and the other learns so from the returned false.
+ */
+export interface SettlementExpectation {
+  settling: boolean
+  attempts?: number
+}
+
+export async function updateSettlement(
+  db: Db,
+  id: string,
+  expect: SettlementExpectation,
+  changes: OrderChanges,
+): Promise<boolean> {
+  let query = db
+    .updateTable('service_orders')
+    .set(changes)
+    .where('id', '=', id)
+    .where('state', '=', 'awaiting_payment')
+    .where('settle_started_at', expect.settling ? 'is not' : 'is', null)
+  if (expect.attempts !== undefined) query = query.where('settle_attempts', '=', expect.attempts)
+  const result = await query.executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function ordersOf(db: Db, address: string, request: PageRequest): Promise<Page<OrderRow>> {
+  return keysetPage(
+    db.selectFrom('service_orders').selectAll().where('address', '=', address),
+    'seq',
+    request,
+    (row) => row,
+    (row) => Number(row.seq),
+  )
+}
+
+export async function listOrders(
+  db: Db,
+  request: PageRequest & { state?: OrderState | undefined },
+): Promise<Page<OrderRow>> {
+  let query = db.selectFrom('service_orders').selectAll()
+  if (request.state) query = query.where('state', '=', request.state)
+  return keysetPage(
+    query,
+    'seq',
+    request,
+    (row) => row,
+    (row) => Number(row.seq),
+  )
+}

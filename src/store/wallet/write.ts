@@ -1,0 +1,104 @@
+import type { Insertable, Selectable } from 'kysely'
+import type { Db } from '../../db/database.ts'
+import { keysetPage, type Page, type PageRequest } from '../pager.ts'
+import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from '../../db/schema-wallet.ts'
+
+export type SessionRow = Selectable<WalletSessionTable>
+export type TipReceiptRow = Selectable<TipReceiptTable>
+export type NonceRow = Selectable<WalletNonceTable>
+
+/** Nonces and sessions this long past their expiry are deleted when new ones are made. */
+const KEEP_EXPIRED_MS = 86_400_000
+
+export async function insertNonce(db: Db, row: Insertable<WalletNonceTable>): Promise<void> {
+  await db.insertInto('wallet_nonces').values(row).execute()
+}
+
+/**
+ * Marks a nonce used, if it is still unused, unexpired and issued to this address: one conditional
+ * UPDATE, so of any number of concurrent sign-ins with one message exactly one changes the row (on
+ * PostgreSQL the others wait for its row lock, then find used_at set). Returns whether this call did.
+ */
+export async function consumeNonce(db: Db, digest: string, address: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('wallet_nonces')
+    .set({ used_at: now })
+    .where('nonce_digest', '=', digest)
+    .where('address', '=', address)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function findNonce(db: Db, digest: string): Promise<NonceRow | undefined> {
+  return db.selectFrom('wallet_nonces').selectAll().where('nonce_digest', '=', digest).executeTakeFirst()
+}
+
+/** Old nonces and sessions go as new ones come: a bounded table without a maintenance step. */
+export async function deleteExpiredSignIns(db: Db, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - KEEP_EXPIRED_MS).toISOString()
+  await db.deleteFrom('wallet_nonces').where('expires_at', '<', cutoff).execute()
+  await db.deleteFrom('wallet_sessions').where('expires_at', '<', cutoff).execute()
+}
+
+export async function insertSession(db: Db, row: Insertable<WalletSessionTable>): Promise<void> {
+  await db.insertInto('wallet_sessions').values(row).execute()
+}
+
+export async function findSession(db: Db, digest: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('wallet_sessions').selectAll().where('token_digest', '=', digest).executeTakeFirst()
+}
+
+export async function revokeSession(db: Db, digest: string, now: string): Promise<void> {
+  await db
+    .updateTable('wallet_sessions')
+    .set({ revoked_at: now })
+    .where('token_digest', '=', digest)
+    .where('revoked_at', 'is', null)
+    .execute()
+}
+
+/** Links (or re-links) a participant to a wallet: one wallet per participant. */
+export async function upsertLink(db: Db, participantId: string, address: string, now: string): Promise<void> {
+  await db
+    .insertInto('wallet_links')
+    .values({ participant_id: participantId, address, linked_at: now })
+    .onConflict((oc) => oc.column('participant_id').doUpdateSet({ address, linked_at: now }))
+    .execute()
+}
+
+export async function deleteLink(db: Db, participantId: string): Promise<boolean> {
+  const result = await db.deleteFrom('wallet_links').where('participant_id', '=', participantId).executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
+}
+
+/** The participants linked to a wallet, with their public name (private to the wallet's holder). */
+export async function linksOf(db: Db, address: string) {
+  return db
+    .selectFrom('wallet_links as l')
+    .innerJoin('participants as p', 'p.id', 'l.participant_id')
+    .select(['l.participant_id', 'p.name', 'l.linked_at'])
+    .where('l.address', '=', address)
+    .orderBy('l.linked_at')
+    .orderBy('l.participant_id')
+    .execute()
+}
+
+export async function findReceiptByHash(db: Db, txHash: string): Promise<TipReceiptRow | undefined> {
+  return db.selectFrom('tip_receipts').selectAll().where('tx_hash', '=', txHash).executeTakeFirst()
+}
+
+export async function insertReceipt(db: Db, row: TipReceiptRow): Promise<void> {
+  await db.insertInto('tip_receipts').values(row).execute()
+}
+
+export async function receiptsOf(db: Db, address: string, request: PageRequest): Promise<Page<TipReceiptRow>> {
+  return keysetPage(
+    db.selectFrom('tip_receipts').selectAll().where('address', '=', address),
+    'seq',
+    request,
+    (row) => row,
+    (row) => Number(row.seq),
+  )
+}
