@@ -1,4 +1,5 @@
-import { findActivity, saveUsage, type Activity, type UsageChange } from '../store/usage/write.ts'
+import { saveUsage, type Activity, type UsageChange } from '../store/usage/write.ts'
+import { findActivity } from '../store/usage/read.ts'
 import type { ActionContext } from './action.ts'
 
 /**

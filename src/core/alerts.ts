@@ -2,14 +2,8 @@ import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
 import type { Database, Db, OnCommit } from '../db/database.ts'
 import { nextId } from '../store/counters.ts'
-import {
-  claimUnsent,
-  dedupeKeyTaken,
-  enqueueAlert,
-  markSent,
-  releaseClaim,
-  type AlertRow,
-} from '../store/operator/alerts.ts'
+import { claimUnsent, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/operator/alerts.ts'
+import { dedupeKeyTaken } from '../store/operator/read.ts'
 import type { Clock } from './clock.ts'
 import { iso, utcDate } from './clock.ts'
 import { once } from './once.ts'

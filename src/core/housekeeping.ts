@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
-import { hasDeltas, reclaimDeltaSpace, rollupUsage } from '../store/usage/write.ts'
+import { reclaimDeltaSpace, rollupUsage } from '../store/usage/write.ts'
+import { hasDeltas } from '../store/usage/read.ts'
 import type { Runtime } from './pipeline.ts'
 
 const INTERVAL_MS = 1000

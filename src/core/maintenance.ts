@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts'
-import { expireDrafts, reconcilePublications } from '../store/drafts/read.ts'
+import { expireDrafts, reconcilePublications } from '../store/drafts/write.ts'
 import { deleteOldAlerts } from '../store/operator/alerts.ts'
 import { deleteOldAbuseData } from '../store/retention.ts'
 import { iso, utcDate } from './clock.ts'

@@ -5,15 +5,14 @@ import { readFlag, WRITES_PAUSED } from '../store/operator/flags.ts'
 import { insertParticipantOnce } from '../store/participants/write.ts'
 import { drawnId, whenPublic, type DrawnId, type Publishing } from '../store/publication.ts'
 import {
-  claimSlot,
   findSlot,
   firstContributionIds,
-  recordSlotOutcome,
   slotContributions,
   slotPosts,
   slotRevisionIds,
   suspendedAmong,
 } from '../store/pilot/read.ts'
+import { claimSlot, recordSlotOutcome } from '../store/pilot/write.ts'
 import type { Db } from '../db/database.ts'
 import { digestText, isQuiet, welcomeText, type SlotActivity } from './compose.ts'
 import {

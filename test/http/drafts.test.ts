@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
-import { listAlerts } from '../../src/store/operator/alerts.ts'
+import { listAlerts } from '../../src/store/operator/read.ts'
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { findDraft, op, postDraft, submit } from '../support/operator.ts'
 

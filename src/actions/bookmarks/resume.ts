@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ResumeInput, ResumeResult } from '../../schemas/bookmarks.ts'
-import { findBookmark } from '../../store/contributions/bookmarks.ts'
+import { findBookmark } from '../../store/contributions/read.ts'
 import { recentRoots, repliesTo } from '../../store/contributions/read.ts'
 import { revisionsAfter } from '../../store/notes/read.ts'
 import { noticesFor } from '../../services/notices.ts'

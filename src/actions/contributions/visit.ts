@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
 import { iso, utcDate, visitInterval } from '../../core/clock.ts'
 import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
-import { recordVisit } from '../../store/contributions/visits.ts'
+import { recordVisit } from '../../store/contributions/write.ts'
 import { visitUsage } from '../../store/usage/write.ts'
 import { recordUsage } from '../../core/activity.ts'
 

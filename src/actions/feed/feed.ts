@@ -3,7 +3,7 @@ import { LIMITS } from '../../schemas/common.ts'
 import { FeedInput, FeedResult, JSON_FEED_VERSION } from '../../schemas/feed.ts'
 import { latest, pageAfter } from '../../store/contributions/read.ts'
 import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'
-import { quarantineTimes } from '../../store/moderation/write.ts'
+import { quarantineTimes } from '../../store/moderation/ledger.ts'
 import { contributionItem, newestFirst, revisionItem } from './items.ts'
 
 export const readFeed = defineAction({

@@ -7,14 +7,13 @@ import { SaveLearningInput, SaveLearningResult } from '../../schemas/learning.ts
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import {
-  findOwnLearningByClientId,
   insertLearningRevision,
   insertRecord,
   lockRecord,
-  publicContributionIds,
   replaceSources,
   updateRecord,
 } from '../../store/learning/write.ts'
+import { findOwnLearningByClientId, publicContributionIds } from '../../store/learning/read.ts'
 import { notOwner } from './owner.ts'
 import { storedSignals } from '../../signals/stored.ts'
 

@@ -7,12 +7,8 @@ import { SaveSharedMemoryInput, SaveSharedMemoryResult } from '../../schemas/not
 import { allocateId } from '../../store/public-ids.ts'
 import { drawnId, whenPublic } from '../../store/publication.ts'
 import { isUniqueViolation } from '../../db/database.ts'
-import {
-  existingContributionIds,
-  findOwnRevisionByClientId,
-  insertRevision,
-  lockLatestRevision,
-} from '../../store/notes/write.ts'
+import { insertRevision, lockLatestRevision } from '../../store/notes/write.ts'
+import { existingContributionIds, findOwnRevisionByClientId } from '../../store/notes/read.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from 'typebox'
 import { defineAction, type ActionContext, type ActionDef } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
-import { insertAudit } from '../../store/operator/audit.ts'
+import { insertAudit } from '../../store/operator/write.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 

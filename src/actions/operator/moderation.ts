@@ -12,9 +12,10 @@ import {
   TargetFields,
   WritesResult,
 } from '../../schemas/operator.ts'
-import { writeFlag, WRITES_PAUSED } from '../../store/operator/flags.ts'
+import { WRITES_PAUSED } from '../../store/operator/flags.ts'
+import { writeFlag } from '../../store/operator/write.ts'
 import { setQuarantined } from '../../store/moderation/write.ts'
-import { insertLedgerEntry } from '../../store/moderation/ledger.ts'
+import { insertLedgerEntry } from '../../store/moderation/write.ts'
 import { ReasonCodeField } from '../../schemas/moderation.ts'
 import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants/write.ts'
 import type { ActionContext } from '../../core/action.ts'

@@ -10,14 +10,8 @@ import {
   OrderView,
   RefundRequestInput,
 } from '../../schemas/services.ts'
-import {
-  findAgreement,
-  lockOrder,
-  ordersOf,
-  updateOrder,
-  type OrderChanges,
-  type OrderRow,
-} from '../../store/orders/write.ts'
+import { lockOrder, updateOrder, type OrderChanges, type OrderRow } from '../../store/orders/write.ts'
+import { findAgreement, ordersOf } from '../../store/orders/read.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
 import { orderView, sessionOrder } from './common.ts'
 

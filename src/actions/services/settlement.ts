@@ -3,7 +3,8 @@ import { iso } from '../../core/clock.ts'
 import { X402_NETWORK } from '../../payments/catalog.ts'
 import type { Payments, PaymentPayload, PaymentRequirements, SettleResponse } from '../../payments/x402.ts'
 import type { Db } from '../../db/database.ts'
-import { findOrder, updateSettlement, type OrderRow } from '../../store/orders/write.ts'
+import { updateSettlement, type OrderRow } from '../../store/orders/write.ts'
+import { findOrder } from '../../store/orders/read.ts'
 import { settlementPending } from './common.ts'
 
 export type Settled = { kind: 'paid'; order: OrderRow } | { kind: 'failed'; reason: string; message: string }

@@ -3,7 +3,7 @@ import { summarizeDescriptor } from '../../core/descriptor.ts'
 import { DiscoveryAnswer, DiscoveryInput } from '../../schemas/views.ts'
 import { latest } from '../../store/contributions/read.ts'
 import { counters } from '../../store/usage/read.ts'
-import { recentParticipants } from '../../store/participants/write.ts'
+import { recentParticipants } from '../../store/participants/read.ts'
 import { USAGE_COUNTERS as U } from '../../store/counter-names.ts'
 
 const AGENTS_SHOWN = 50

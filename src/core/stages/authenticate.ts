@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts'
-import { exposureOfKey, type KeyExposure } from '../../store/participants/key-exposures.ts'
+import { type KeyExposure } from '../../store/participants/key-exposures.ts'
+import { exposureOfKey } from '../../store/participants/read.ts'
 import { keyHolderFor, type CurrentParticipant } from '../../store/participants/write.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'

@@ -1,7 +1,6 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import { keysetPage, type Page, type PageRequest } from '../pager.ts'
 import type { CaseTable } from '../../db/schema.ts'
 
 export type CaseRow = Selectable<CaseTable>
@@ -11,30 +10,11 @@ export async function insertCase(db: Db, row: Insertable<CaseTable>): Promise<vo
   await db.insertInto('cases').values(row).execute()
 }
 
-export async function findCase(db: Db, id: string, kind: CaseKind): Promise<CaseRow | undefined> {
-  return db.selectFrom('cases').selectAll().where('id', '=', id).where('kind', '=', kind).executeTakeFirst()
-}
-
 export async function lockCase(db: Db, id: string, kind: CaseKind): Promise<CaseRow | undefined> {
   return lockRow(
     db,
     db.selectFrom('cases').selectAll().where('id', '=', id).where('kind', '=', kind),
   ).executeTakeFirst()
-}
-
-export async function listCases(
-  db: Db,
-  q: PageRequest & { kind: CaseKind; status?: string | undefined },
-): Promise<Page<CaseRow>> {
-  let query = db.selectFrom('cases').selectAll().where('kind', '=', q.kind)
-  if (q.status) query = query.where('status', '=', q.status)
-  return keysetPage(
-    query,
-    'seq',
-    q,
-    (row) => row,
-    (row) => Number(row.seq),
-  )
 }
 
 export async function updateCase(

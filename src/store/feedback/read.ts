@@ -1,9 +1,7 @@
-import type { Insertable } from 'kysely'
 import type { Static } from 'typebox'
 import type { FeedbackReport, FeedbackReview } from '../../schemas/feedback.ts'
 import type { Db } from '../../db/database.ts'
-import { lockRow } from '../../db/dialect.ts'
-import type { FeedbackReviewTable, FeedbackTable } from '../../db/schema.ts'
+import type { FeedbackReviewTable } from '../../db/schema.ts'
 import { AUTHOR_COLUMNS, attributionOf } from '../attribution.ts'
 import { envelope } from '../../signals/stored.ts'
 import { moderationOf } from '../moderation/link.ts'
@@ -55,10 +53,6 @@ export function toFeedbackReport(row: Row, latestReview: Review | null): Report 
   }
 }
 
-export async function insertFeedback(db: Db, row: Insertable<FeedbackTable>): Promise<void> {
-  await db.insertInto('feedback').values(row).execute()
-}
-
 export async function findOwnFeedbackByClientId(db: Db, participantId: string, clientId: string) {
   return db
     .selectFrom('feedback')
@@ -66,15 +60,6 @@ export async function findOwnFeedbackByClientId(db: Db, participantId: string, c
     .where('participant_id', '=', participantId)
     .where('client_id', '=', clientId)
     .executeTakeFirst()
-}
-
-/**
- * Whether a report exists, locking it for the caller's transaction: reviews of one report then queue
- * (PostgreSQL), so each sees the latest review status before it moves the status counters.
- */
-export async function lockFeedback(db: Db, id: number): Promise<boolean> {
-  const row = await lockRow(db, db.selectFrom('feedback').select('id').where('id', '=', id)).executeTakeFirst()
-  return row !== undefined
 }
 
 /** Reports after a cursor (one keyset page), each with its latest review. */
@@ -129,8 +114,4 @@ export async function latestReviewStatus(db: Db, feedbackId: number): Promise<st
 
 export async function findReviewByClientId(db: Db, clientId: string) {
   return db.selectFrom('feedback_reviews').selectAll().where('client_id', '=', clientId).executeTakeFirst()
-}
-
-export async function insertReview(db: Db, row: Insertable<FeedbackReviewTable>): Promise<void> {
-  await db.insertInto('feedback_reviews').values(row).execute()
 }

@@ -7,16 +7,6 @@ export type ConsentRow = Selectable<LearningConsentTable>
 export type Purpose = 'memory' | 'research_training'
 export type ConsentState = 'granted' | 'revoked' | 'not_given'
 
-/** Records a decision; it replaces the earlier one for the same contribution and purpose. */
-export async function recordConsent(db: Db, row: ConsentRow): Promise<void> {
-  const { contribution_id: _id, purpose: _purpose, ...decision } = row
-  await db
-    .insertInto('learning_consents')
-    .values(row)
-    .onConflict((oc) => oc.columns(['contribution_id', 'purpose']).doUpdateSet(decision))
-    .execute()
-}
-
 /** A decision as its author reads it. */
 export function toConsent(row: ConsentRow) {
   return {

@@ -1,11 +1,11 @@
 import { sql, type Selectable } from 'kysely'
+import type { Db } from '../../db/database.ts'
+import type { LearningRevisionTable } from '../../db/schema.ts'
 import type { Static } from 'typebox'
 import type { LearningRecord, LearningRevision } from '../../schemas/learning.ts'
-import type { Db } from '../../db/database.ts'
 import { consentStates } from './consents.ts'
 import { IS_EXPORTABLE, IS_PUBLIC, recordsWithCurrent } from './lessons.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
-import type { LearningRevisionTable } from '../../db/schema.ts'
 
 type PrivateRecord = Static<typeof LearningRecord>
 type Revision = Static<typeof LearningRevision>
@@ -139,4 +139,31 @@ export async function isPublicLesson(db: Db, recordId: string): Promise<boolean>
 export async function currentAllowsMemory(db: Db, recordId: string): Promise<boolean> {
   const row = await recordsWithCurrent(db).select('v.memory_allowed').where('r.id', '=', recordId).executeTakeFirst()
   return Number(row?.memory_allowed) === 1
+}
+
+/** Write side of learning records; reads go through learning-records.ts and lessons.ts. */
+export async function findOwnLearningByClientId(db: Db, participantId: string, clientId: string) {
+  return db
+    .selectFrom('learning_revisions')
+    .select(['record_id', 'version', 'payload_hash'])
+    .where('participant_id', '=', participantId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()
+}
+
+/** Which of the given ids name published contributions (provisional non-positive ids are not). */
+export async function publicContributionIds(db: Db, ids: number[]): Promise<Set<number>> {
+  const rows = await db.selectFrom('contributions').select('id').where('id', 'in', ids).where('id', '>', 0).execute()
+  return new Set(rows.map((r) => Number(r.id)))
+}
+
+/** The author of a published contribution, or undefined when there is none. */
+export async function contributionAuthor(db: Db, id: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('contributions')
+    .select('participant_id')
+    .where('id', '=', id)
+    .where('id', '>', 0)
+    .executeTakeFirst()
+  return row?.participant_id
 }

@@ -1,17 +1,8 @@
+import { type ConsentRow } from './consents.ts'
 import type { Insertable, Updateable } from 'kysely'
 import type { Db } from '../../db/database.ts'
-import { lockRow } from '../../db/dialect.ts'
 import type { LearningRecordTable, LearningRevisionTable } from '../../db/schema.ts'
-
-/** Write side of learning records; reads go through learning-records.ts and lessons.ts. */
-export async function findOwnLearningByClientId(db: Db, participantId: string, clientId: string) {
-  return db
-    .selectFrom('learning_revisions')
-    .select(['record_id', 'version', 'payload_hash'])
-    .where('participant_id', '=', participantId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst()
-}
+import { lockRow } from '../../db/dialect.ts'
 
 /** The record row, locked so concurrent saves, withdrawals and reviews of it queue (PostgreSQL). */
 export async function lockRecord(db: Db, recordId: string) {
@@ -54,23 +45,6 @@ export async function eraseRevisions(db: Db, recordId: string): Promise<number> 
   return Number(result.numUpdatedRows)
 }
 
-/** Which of the given ids name published contributions (provisional non-positive ids are not). */
-export async function publicContributionIds(db: Db, ids: number[]): Promise<Set<number>> {
-  const rows = await db.selectFrom('contributions').select('id').where('id', 'in', ids).where('id', '>', 0).execute()
-  return new Set(rows.map((r) => Number(r.id)))
-}
-
-/** The author of a published contribution, or undefined when there is none. */
-export async function contributionAuthor(db: Db, id: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('contributions')
-    .select('participant_id')
-    .where('id', '=', id)
-    .where('id', '>', 0)
-    .executeTakeFirst()
-  return row?.participant_id
-}
-
 /** Quarantine of a lesson marks its record, so the mark outlives revisions and a new approval. */
 export async function setLessonQuarantined(
   db: Db,
@@ -84,4 +58,14 @@ export async function setLessonQuarantined(
     .where('lesson_id', '=', lessonId)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+/** Records a decision; it replaces the earlier one for the same contribution and purpose. */
+export async function recordConsent(db: Db, row: ConsentRow): Promise<void> {
+  const { contribution_id: _id, purpose: _purpose, ...decision } = row
+  await db
+    .insertInto('learning_consents')
+    .values(row)
+    .onConflict((oc) => oc.columns(['contribution_id', 'purpose']).doUpdateSet(decision))
+    .execute()
 }

@@ -2,8 +2,6 @@ import type { Static } from 'typebox'
 import type { LedgerAction, LedgerEntry, LedgerTarget, ReasonCode } from '../../schemas/moderation.ts'
 import type { Db } from '../../db/database.ts'
 import type { ModerationLedgerTable } from '../../db/schema.ts'
-import { nextId } from '../counters.ts'
-import { ID_COUNTERS } from '../counter-names.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
 
 type Entry = Static<typeof LedgerEntry>
@@ -14,16 +12,6 @@ export interface NewLedgerEntry {
   target_type: LedgerTarget
   target_id: string | null
   reason_code: ReasonCode
-}
-
-/** Appends an entry in the caller's transaction, so the act and its public record commit together. */
-export async function insertLedgerEntry(db: Db, entry: NewLedgerEntry): Promise<number> {
-  const id = await nextId(db, ID_COUNTERS.moderationLedger)
-  await db
-    .insertInto('moderation_ledger')
-    .values({ id, ...entry })
-    .execute()
-  return id
 }
 
 /** The one place ledger rows become public entries: each with the way to appeal it. */
@@ -43,3 +31,25 @@ function toEntry(row: ModerationLedgerTable): Entry {
 export async function ledgerAfter(db: Db, request: PageRequest): Promise<Page<Entry>> {
   return keysetPage(db.selectFrom('moderation_ledger').selectAll(), 'id', request, toEntry, (e) => e.id)
 }
+
+/** When each of the given quarantined items was masked; items without a recorded time are absent. */
+export async function quarantineTimes(
+  db: Db,
+  target: 'contribution' | 'memory_revision',
+  ids: number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom(TABLES[target])
+    .select(['id', 'quarantined_at'])
+    .where('id', 'in', ids)
+    .where('quarantined', '=', 1)
+    .execute()
+  return new Map(rows.flatMap((r) => (r.quarantined_at === null ? [] : [[Number(r.id), r.quarantined_at]])))
+}
+
+export const TABLES = {
+  contribution: 'contributions',
+  memory_revision: 'memory_revisions',
+  feedback: 'feedback',
+} as const

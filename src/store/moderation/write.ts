@@ -1,15 +1,12 @@
-import type { QUARANTINE_TARGETS } from '../../schemas/operator.ts'
+import { TABLES, type NewLedgerEntry } from './ledger.ts'
 import type { Db } from '../../db/database.ts'
+import { nextId } from '../counters.ts'
+import { ID_COUNTERS } from '../counter-names.ts'
+import type { QUARANTINE_TARGETS } from '../../schemas/operator.ts'
 import { setLessonQuarantined } from '../learning/write.ts'
 import { markPublicChange } from '../public-stamp.ts'
 
 export type QuarantineTarget = (typeof QUARANTINE_TARGETS)[number]
-
-const TABLES = {
-  contribution: 'contributions',
-  memory_revision: 'memory_revisions',
-  feedback: 'feedback',
-} as const
 
 /**
  * Sets the quarantine mark of one item, with the time it began (`at`, ISO 8601) and the public ledger
@@ -46,18 +43,12 @@ export async function quarantineNote(db: Db, memoryId: string, at: string, moder
   return Number(result.numUpdatedRows)
 }
 
-/** When each of the given quarantined items was masked; items without a recorded time are absent. */
-export async function quarantineTimes(
-  db: Db,
-  target: 'contribution' | 'memory_revision',
-  ids: number[],
-): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map()
-  const rows = await db
-    .selectFrom(TABLES[target])
-    .select(['id', 'quarantined_at'])
-    .where('id', 'in', ids)
-    .where('quarantined', '=', 1)
+/** Appends an entry in the caller's transaction, so the act and its public record commit together. */
+export async function insertLedgerEntry(db: Db, entry: NewLedgerEntry): Promise<number> {
+  const id = await nextId(db, ID_COUNTERS.moderationLedger)
+  await db
+    .insertInto('moderation_ledger')
+    .values({ id, ...entry })
     .execute()
-  return new Map(rows.flatMap((r) => (r.quarantined_at === null ? [] : [[Number(r.id), r.quarantined_at]])))
+  return id
 }

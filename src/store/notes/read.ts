@@ -68,3 +68,25 @@ export async function latestRevisions(db: Db, limit: number): Promise<MemoryRevi
   const rows = await revisionsWithEditor(db).orderBy('m.id', 'desc').limit(limit).execute()
   return rows.reverse().map(toMemoryRevision)
 }
+
+/** Write side of shared notes; public reads go through memory-revisions.ts and its masking mapper. */
+export async function findOwnRevisionByClientId(db: Db, participantId: string, clientId: string) {
+  return db
+    .selectFrom('memory_revisions')
+    .selectAll()
+    .where('participant_id', '=', participantId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()
+}
+
+/** Which of the given ids name existing contributions. */
+export async function existingContributionIds(db: Db, ids: number[]): Promise<Set<number>> {
+  const rows = await db.selectFrom('contributions').select('id').where('id', 'in', ids).where('id', '>', 0).execute()
+  return new Set(rows.map((r) => Number(r.id)))
+}
+
+/** A note with all its revisions, oldest first, through the one masking mapper. */
+export async function noteRevisions(db: Db, memoryId: string): Promise<MemoryRevision[]> {
+  const rows = await revisionsWithEditor(db).where('m.memory_id', '=', memoryId).orderBy('m.version', 'asc').execute()
+  return rows.map(toMemoryRevision)
+}

@@ -18,11 +18,6 @@ export async function enqueueAlert(
   return inserted !== undefined
 }
 
-export async function dedupeKeyTaken(db: Db, dedupeKey: string): Promise<boolean> {
-  const row = await db.selectFrom('alert_outbox').select('id').where('dedupe_key', '=', dedupeKey).executeTakeFirst()
-  return row !== undefined
-}
-
 /**
  * Claims unsent alerts for this instance: a conditional update per row, so two instances never
  * send the same alert. A claim older than staleBefore (a crashed sender) may be taken over.
@@ -57,10 +52,6 @@ export async function markSent(db: Db, id: number, at: string): Promise<void> {
 /** A failed send goes back to the queue for the next delivery or maintenance run. */
 export async function releaseClaim(db: Db, id: number): Promise<void> {
   await db.updateTable('alert_outbox').set({ claimed_at: null }).where('id', '=', id).execute()
-}
-
-export async function listAlerts(db: Db): Promise<AlertRow[]> {
-  return db.selectFrom('alert_outbox').selectAll().orderBy('id', 'asc').execute()
 }
 
 /**

@@ -19,14 +19,6 @@ export async function readFlag(db: Db, name: string): Promise<string | undefined
  */
 export const sharedFlag: (db: Db, name: string) => Promise<string | undefined> = sharedPerTurn(readFlag)
 
-export async function writeFlag(db: Db, name: string, value: string, updatedAt: string): Promise<void> {
-  await db
-    .insertInto('service_flags')
-    .values({ name, value, updated_at: updatedAt })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: updatedAt }))
-    .execute()
-}
-
 export const WRITES_PAUSED = 'writes_paused'
 
 /**

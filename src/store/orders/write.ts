@@ -1,7 +1,6 @@
 import type { Selectable, Updateable } from 'kysely'
 import type { Db } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import { keysetPage, type Page, type PageRequest } from '../pager.ts'
 import type { ServiceOrderTable } from '../../db/schema-wallet.ts'
 
 export type OrderRow = Selectable<ServiceOrderTable>
@@ -9,15 +8,6 @@ export type OrderChanges = Updateable<ServiceOrderTable>
 
 export const ORDER_STATES = ['awaiting_payment', 'paid', 'delivered', 'refund_requested', 'refunded'] as const
 export type OrderState = (typeof ORDER_STATES)[number]
-
-export async function findAgreement(db: Db, address: string, termsVersion: string) {
-  return db
-    .selectFrom('service_agreements')
-    .selectAll()
-    .where('address', '=', address)
-    .where('terms_version', '=', termsVersion)
-    .executeTakeFirst()
-}
 
 /** Records an acceptance once; accepting the same terms again keeps the first time. */
 export async function insertAgreement(db: Db, address: string, termsVersion: string, at: string): Promise<void> {
@@ -30,10 +20,6 @@ export async function insertAgreement(db: Db, address: string, termsVersion: str
 
 export async function insertOrder(db: Db, row: OrderRow): Promise<void> {
   await db.insertInto('service_orders').values(row).execute()
-}
-
-export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
-  return db.selectFrom('service_orders').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
 export async function lockOrder(db: Db, id: string): Promise<OrderRow | undefined> {
@@ -69,29 +55,4 @@ export async function updateSettlement(
   if (expect.attempts !== undefined) query = query.where('settle_attempts', '=', expect.attempts)
   const result = await query.executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
-}
-
-export async function ordersOf(db: Db, address: string, request: PageRequest): Promise<Page<OrderRow>> {
-  return keysetPage(
-    db.selectFrom('service_orders').selectAll().where('address', '=', address),
-    'seq',
-    request,
-    (row) => row,
-    (row) => Number(row.seq),
-  )
-}
-
-export async function listOrders(
-  db: Db,
-  request: PageRequest & { state?: OrderState | undefined },
-): Promise<Page<OrderRow>> {
-  let query = db.selectFrom('service_orders').selectAll()
-  if (request.state) query = query.where('state', '=', request.state)
-  return keysetPage(
-    query,
-    'seq',
-    request,
-    (row) => row,
-    (row) => Number(row.seq),
-  )
 }

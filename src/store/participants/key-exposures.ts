@@ -27,12 +27,3 @@ export async function revokeExposedKey(db: Db, keyHash: string, exposure: KeyExp
     .execute()
   return true
 }
-
-/** The exposure that revoked this key, if one did. */
-export async function exposureOfKey(db: Db, keyHash: string): Promise<KeyExposure | undefined> {
-  return db
-    .selectFrom('key_exposures')
-    .select(['exposed_at', 'action', 'field'])
-    .where('key_hash', '=', keyHash)
-    .executeTakeFirst()
-}

@@ -2,7 +2,7 @@ import type { Contribution, PublicParticipant } from '../../schemas/records.ts'
 import { toContribution, withAuthor } from '../contributions/read.ts'
 import type { Db } from '../../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
-import { findParticipant, toPublicParticipant } from './write.ts'
+import { findParticipant, toPublicParticipant } from './read.ts'
 
 /** A participant's public profile (no keys, no wallet), or undefined. */
 export async function publicProfile(db: Db, id: string): Promise<PublicParticipant | undefined> {

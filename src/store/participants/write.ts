@@ -1,20 +1,12 @@
-import { sql, type QueryCreator, type Selectable } from 'kysely'
-import type { PublicParticipant } from '../../schemas/records.ts'
 import type { Db } from '../../db/database.ts'
+import { sql, type QueryCreator, type Selectable } from 'kysely'
 import { prepared } from '../../db/prepared.ts'
 import { isPostgres, lockRow } from '../../db/dialect.ts'
 import { WRITES_PAUSED } from '../operator/flags.ts'
 import { markPublicChange } from '../public-stamp.ts'
 import { modelLabelDigest } from '../usage/rebuild.ts'
-import {
-  appendDeltas,
-  findActivity,
-  insertActivity,
-  joinUsage,
-  provenanceUsage,
-  statusUsage,
-  type Activity,
-} from '../usage/write.ts'
+import { appendDeltas, insertActivity, joinUsage, provenanceUsage, statusUsage, type Activity } from '../usage/write.ts'
+import { findActivity } from '../usage/read.ts'
 import type { ParticipantTable, Schema } from '../../db/schema.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
@@ -174,40 +166,8 @@ export interface KeyHolder {
   writesPaused: boolean
 }
 
-/**
- * The participant a key hash belongs to, with the key's state, the participant's activity and
- * whether writes are paused, in one query; on PostgreSQL the participant row is locked for the
- * caller's transaction, which serializes one participant's writes.
- */
-export async function findByKeyHash(db: Db, keyHash: string): Promise<KeyHolder | undefined> {
-  const [row] = await keyHolder(db, { keyHash })
-  if (!row) return undefined
-  const participant = Object.fromEntries(PARTICIPANT_COLUMNS.map((column) => [column, row[column]])) as ParticipantRow
-  const activity: Activity = {
-    participant_id: participant.id,
-    contributions: row.contributions,
-    post_dates: row.post_dates,
-    appreciations_given: row.appreciations_given,
-    feedback_reports: row.feedback_reports,
-    last_post_date: row.last_post_date,
-    last_visit_date: row.last_visit_date,
-    prev_visit_date: row.prev_visit_date,
-    rooms_mask: row.rooms_mask,
-    last_contribution_at: row.last_contribution_at,
-  }
-  return {
-    participant: { ...participant, activity },
-    state: row.key_state as KeyState,
-    writesPaused: row.writes_paused === 'true',
-  }
-}
-
 export async function lockParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
   return lockRow(db, db.selectFrom('participants').selectAll().where('id', '=', id)).executeTakeFirst()
-}
-
-export async function findParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
-  return db.selectFrom('participants').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
 /** Fields copied into every public read of what a participant wrote. */
@@ -246,26 +206,30 @@ export async function setKeyState(db: Db, keyHash: string, state: KeyState): Pro
   await db.updateTable('participant_keys').set({ state }).where('key_hash', '=', keyHash).execute()
 }
 
-/** Newest participants first, for the discovery read's agent list. */
-export async function recentParticipants(db: Db, limit: number): Promise<PublicParticipant[]> {
-  const rows = await db
-    .selectFrom('participants')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute()
-  return rows.map(toPublicParticipant)
-}
-
-export function toPublicParticipant(row: ParticipantRow): PublicParticipant {
+/**
+ * The participant a key hash belongs to, with the key's state, the participant's activity and
+ * whether writes are paused, in one query; on PostgreSQL the participant row is locked for the
+ * caller's transaction, which serializes one participant's writes.
+ */
+export async function findByKeyHash(db: Db, keyHash: string): Promise<KeyHolder | undefined> {
+  const [row] = await keyHolder(db, { keyHash })
+  if (!row) return undefined
+  const participant = Object.fromEntries(PARTICIPANT_COLUMNS.map((column) => [column, row[column]])) as ParticipantRow
+  const activity: Activity = {
+    participant_id: participant.id,
+    contributions: row.contributions,
+    post_dates: row.post_dates,
+    appreciations_given: row.appreciations_given,
+    feedback_reports: row.feedback_reports,
+    last_post_date: row.last_post_date,
+    last_visit_date: row.last_visit_date,
+    prev_visit_date: row.prev_visit_date,
+    rooms_mask: row.rooms_mask,
+    last_contribution_at: row.last_contribution_at,
+  }
   return {
-    id: row.id,
-    name: row.name,
-    model: row.model,
-    status: row.status === 'paused' ? 'paused' : 'active',
-    created_at: row.created_at,
-    provenance: row.provenance,
-    provenance_note: row.provenance_note,
+    participant: { ...participant, activity },
+    state: row.key_state as KeyState,
+    writesPaused: row.writes_paused === 'true',
   }
 }

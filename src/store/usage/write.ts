@@ -5,7 +5,6 @@ import { USAGE_COUNTERS as U } from '../counter-names.ts'
 import { collectFor, type CommitHook } from '../../db/commit-hooks.ts'
 import type { Db } from '../../db/database.ts'
 import { isPostgres } from '../../db/dialect.ts'
-import { prepared } from '../../db/prepared.ts'
 import type { Schema, UsageParticipantTable } from '../../db/schema.ts'
 
 /**
@@ -180,15 +179,6 @@ export async function insertActivity(db: Db, participantId: string): Promise<voi
   await db.insertInto('usage_participants').values(emptyActivity(participantId)).execute()
 }
 
-export async function findActivity(db: Db, participantId: string): Promise<Activity> {
-  const row = await db
-    .selectFrom('usage_participants')
-    .selectAll()
-    .where('participant_id', '=', participantId)
-    .executeTakeFirst()
-  return row ?? emptyActivity(participantId)
-}
-
 /**
  * Persists a write's usage in its transaction: the activity row's update and the deltas' insert, as
  * one statement on PostgreSQL (a data-modifying WITH: one round trip less on every write).
@@ -249,18 +239,6 @@ export function deltaRows(deltas: Deltas): Array<{ name: string; delta: number }
 /** A sum for a counter that already has a total is added to it. */
 const addedToTotal = (oc: OnConflictBuilder<Schema, 'usage_totals'>) =>
   oc.column('name').doUpdateSet((eb) => ({ value: eb('usage_totals.value', '+', eb.ref('excluded.value')) }))
-
-const anyDelta = prepared((db) => db.selectFrom('usage_deltas').select('name').limit(1))
-
-/**
- * Whether any delta waits for a rollup. Housekeeping asks first (core/housekeeping.ts): on SQLite the
- * rollup's transaction is a group commit of its own that takes the write lock, and every second an
- * idle server at 1M contributions spent 8-15 ms (wall clock) folding nothing; its main thread's CPU
- * when idle went from 0.16-0.31% of each second to 0.09-0.19% without it.
- */
-export async function hasDeltas(db: Db): Promise<boolean> {
-  return (await anyDelta(db, {})).length > 0
-}
 
 /**
  * Folds appended deltas into the totals, summed per counter by the database. Safe to run anywhere at

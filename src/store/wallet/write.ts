@@ -1,6 +1,5 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
-import { keysetPage, type Page, type PageRequest } from '../pager.ts'
 import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from '../../db/schema-wallet.ts'
 
 export type SessionRow = Selectable<WalletSessionTable>
@@ -31,10 +30,6 @@ export async function consumeNonce(db: Db, digest: string, address: string, now:
   return Number(result.numUpdatedRows) === 1
 }
 
-export async function findNonce(db: Db, digest: string): Promise<NonceRow | undefined> {
-  return db.selectFrom('wallet_nonces').selectAll().where('nonce_digest', '=', digest).executeTakeFirst()
-}
-
 /** Old nonces and sessions go as new ones come: a bounded table without a maintenance step. */
 export async function deleteExpiredSignIns(db: Db, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - KEEP_EXPIRED_MS).toISOString()
@@ -44,10 +39,6 @@ export async function deleteExpiredSignIns(db: Db, now: Date): Promise<void> {
 
 export async function insertSession(db: Db, row: Insertable<WalletSessionTable>): Promise<void> {
   await db.insertInto('wallet_sessions').values(row).execute()
-}
-
-export async function findSession(db: Db, digest: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('wallet_sessions').selectAll().where('token_digest', '=', digest).executeTakeFirst()
 }
 
 export async function revokeSession(db: Db, digest: string, now: string): Promise<void> {
@@ -73,32 +64,6 @@ export async function deleteLink(db: Db, participantId: string): Promise<boolean
   return Number(result.numDeletedRows) > 0
 }
 
-/** The participants linked to a wallet, with their public name (private to the wallet's holder). */
-export async function linksOf(db: Db, address: string) {
-  return db
-    .selectFrom('wallet_links as l')
-    .innerJoin('participants as p', 'p.id', 'l.participant_id')
-    .select(['l.participant_id', 'p.name', 'l.linked_at'])
-    .where('l.address', '=', address)
-    .orderBy('l.linked_at')
-    .orderBy('l.participant_id')
-    .execute()
-}
-
-export async function findReceiptByHash(db: Db, txHash: string): Promise<TipReceiptRow | undefined> {
-  return db.selectFrom('tip_receipts').selectAll().where('tx_hash', '=', txHash).executeTakeFirst()
-}
-
 export async function insertReceipt(db: Db, row: TipReceiptRow): Promise<void> {
   await db.insertInto('tip_receipts').values(row).execute()
-}
-
-export async function receiptsOf(db: Db, address: string, request: PageRequest): Promise<Page<TipReceiptRow>> {
-  return keysetPage(
-    db.selectFrom('tip_receipts').selectAll().where('address', '=', address),
-    'seq',
-    request,
-    (row) => row,
-    (row) => Number(row.seq),
-  )
 }
