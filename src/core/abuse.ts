@@ -1,6 +1,6 @@
 import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
-import type { Database, Db } from '../db/database.ts'
-import type { ActionContext } from './action.ts'
+import type { Database, WriteTx } from '../db/database.ts'
+import type { ActionContext, WriteContext } from './action.ts'
 import { utcDate } from './clock.ts'
 import { ServiceError } from './errors.ts'
 import { hmac, type Secrets } from './secrets.ts'
@@ -41,7 +41,7 @@ export function waitPast(c: Charge, count: number): number | undefined {
 }
 
 /** Counts one event in the bucket's fixed window; returns the seconds to wait when past the limit. */
-async function charge(db: Db, c: Charge): Promise<number | undefined> {
+async function charge(db: WriteTx, c: Charge): Promise<number | undefined> {
   return waitPast(c, await chargeBucket(db, bucketEvent(c)))
 }
 
@@ -62,7 +62,7 @@ export function callerCharge(ctx: ActionContext, scope: string, limit: number, w
 
 /** Charges one event to the caller's bucket inside the action's transaction; refuses with 429 past the limit. */
 export async function enforceRate(
-  ctx: ActionContext,
+  ctx: WriteContext,
   scope: string,
   limit: number,
   windowSeconds: number,

@@ -1,6 +1,6 @@
 import { saveUsage, type Activity, type UsageChange } from '../store/usage/write.ts'
 import { findActivity } from '../store/usage/read.ts'
-import type { ActionContext } from './action.ts'
+import type { ActionContext, WriteContext } from './action.ts'
 
 /**
  * Accounts a write against its participant's activity (store/usage.ts). The authenticated
@@ -8,7 +8,7 @@ import type { ActionContext } from './action.ts'
  * another author (a keyless draft's, the pilot's) is read from the store.
  */
 export async function recordUsage(
-  ctx: ActionContext,
+  ctx: WriteContext,
   participantId: string,
   compute: (activity: Activity) => UsageChange,
 ): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Expression, OnConflictBuilder, QueryCreator } from 'kysely'
-import type { Db } from '../db/database.ts'
+import type { WriteTx } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
 import type { Schema } from '../db/schema.ts'
 
@@ -57,7 +57,7 @@ export const chargeWithinStep = (
 const charge = prepared((db, entry: BucketEvent) => chargeStep(db, entry), ['scope', 'bucket', 'window', 'day'])
 
 /** Counts one event in a fixed window and returns the count including it. */
-export async function chargeBucket(db: Db, entry: BucketEvent): Promise<number> {
+export async function chargeBucket(db: WriteTx, entry: BucketEvent): Promise<number> {
   const [row] = await charge(db, entry)
   if (row === undefined) throw new Error('abuse bucket insert returned no row')
   return Number(row.count)

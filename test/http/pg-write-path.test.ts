@@ -8,7 +8,7 @@ import { insertContribution } from '../../src/store/contributions/write.ts'
 import { insertKey, keyHolderFor } from '../../src/store/participants/write.ts'
 import { findByKeyHash } from '../../src/store/participants/write.ts'
 import { contributionUsage, emptyActivity, reclaimDeltaSpace, rollupUsage } from '../../src/store/usage/write.ts'
-import type { Database } from '../../src/db/database.ts'
+import type { Database, WriteTx } from '../../src/db/database.ts'
 import { insertRevision } from '../../src/store/notes/write.ts'
 import { sharedFlag, WRITES_PAUSED } from '../../src/store/operator/flags.ts'
 import { CheckFailed, ENDS_TRANSACTION, withNamedStatements } from '../../src/db/pg-statements.ts'
@@ -508,7 +508,8 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
           const event = { scope: 'join', bucket: `plan-probe-${n}`, window: 1, day: '2026-11-27' }
           const participant = testParticipantRow(`plan-probe-${n}`, `Probe ${n}`, AT)
           const registration = { event, limit: 10, capacity: 1_000_000, participant, keyHash: `plan-probe-key-${n}` }
-          const registered = await db.transaction().execute((tx) => registerParticipant(tx, registration))
+          // One connection's own transaction, outside Database.transaction: a WriteTx all the same.
+          const registered = await db.transaction().execute((tx) => registerParticipant(tx as WriteTx, registration))
           assert.deepEqual(registered, { count: 1, joined: true }, `join ${n}`)
         }
         const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
@@ -522,7 +523,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
 
   test("a remembered key holder's check keeps one generic plan, and a stale one fails the transaction's next statement", async () => {
     const keyHash = 'remembered-author-plan-probe'
-    await insertKey(store().db, keyHash, AUTHOR, AT)
+    await store().transaction((tx) => insertKey(tx, keyHash, AUTHOR, AT))
     const { plans, stale } = await store()
       .db.connection()
       .execute(async (db) => {

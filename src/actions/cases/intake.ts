@@ -1,4 +1,4 @@
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type ActionContext, type WriteContext } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
 import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
@@ -23,7 +23,7 @@ interface CaseFields {
 }
 
 /** Intake shared by reports and privacy requests: a case, a hashed receipt, a reference-only alert. */
-async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) {
+async function openCase(ctx: WriteContext, kind: CaseKind, fields: CaseFields) {
   await enforceRate(ctx, 'case', CASES_PER_MINUTE, 60)
   const caseId = ctx.random.uuid()
   const receiptKey = newSecret(ctx.random, 'receipt')

@@ -1,5 +1,5 @@
 import { usageOf } from '../../core/activity.ts'
-import type { ActionContext } from '../../core/action.ts'
+import type { ActionContext, WriteContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
@@ -64,7 +64,7 @@ export interface WrittenPost {
  * transaction writes nothing after the post says so (`endsTransaction`), and its COMMIT goes with it.
  */
 export async function writePost(
-  ctx: ActionContext,
+  ctx: WriteContext,
   post: NewPost,
   options: WriteOrder & {
     /** May refuse a new post (the 30-second spacing), never a retry. */

@@ -8,7 +8,7 @@ import { listPaging, PagedList, pagedResult } from '../../schemas/paging.ts'
 import { listDrafts as listDraftRows, type DraftRow } from '../../store/drafts/read.ts'
 import { closeDraft, lockDraft } from '../../store/drafts/write.ts'
 import { whenPublic } from '../../store/publication.ts'
-import type { ActionContext } from '../../core/action.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 import { PARTICIPATION_PUBLISHERS } from './publish-participation.ts'
 import { PUBLISHERS } from './publishers.ts'
@@ -92,7 +92,7 @@ export const rejectDraft = operatorAction({
   },
 })
 
-async function pendingDraft(ctx: ActionContext, id: string): Promise<DraftRow> {
+async function pendingDraft(ctx: WriteContext, id: string): Promise<DraftRow> {
   const draft = await lockDraft(ctx.db, id)
   if (!draft) throw new ServiceError('not_found', `No draft ${id}.`)
   if (draft.state !== 'pending') throw new ServiceError('state_conflict', `Draft ${id} is ${draft.state}, not pending.`)

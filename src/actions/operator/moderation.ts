@@ -18,7 +18,7 @@ import { setQuarantined } from '../../store/moderation/write.ts'
 import { insertLedgerEntry } from '../../store/moderation/write.ts'
 import { ReasonCodeField } from '../../schemas/moderation.ts'
 import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants/write.ts'
-import type { ActionContext } from '../../core/action.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 
 const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
@@ -113,7 +113,7 @@ export const setProvenance = operatorAction({
   },
 })
 
-async function existingParticipant(ctx: ActionContext, id: string) {
+async function existingParticipant(ctx: WriteContext, id: string) {
   const participant = await lockParticipant(ctx.db, id)
   if (!participant) throw new ServiceError('not_found', `No participant ${id}.`)
   return participant

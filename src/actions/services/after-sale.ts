@@ -1,4 +1,4 @@
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { catalogTerms } from '../../payments/catalog.ts'
@@ -19,7 +19,7 @@ const ORDER_ERRORS = ['session_invalid', 'not_found', 'order_not_yours', 'state_
 
 /** The buyer's order, locked, in one of the states the change applies to; 409 state_conflict otherwise. */
 async function changeOwnOrder(
-  ctx: ActionContext,
+  ctx: WriteContext,
   input: { session_token: string; order_id: string },
   allowed: (order: OrderRow) => boolean,
   changes: (order: OrderRow) => OrderChanges,

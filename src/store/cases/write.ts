@@ -1,16 +1,16 @@
 import type { Insertable, Selectable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
 import type { CaseTable } from '../../db/schema.ts'
 
 export type CaseRow = Selectable<CaseTable>
 export type CaseKind = 'report' | 'privacy'
 
-export async function insertCase(db: Db, row: Insertable<CaseTable>): Promise<void> {
+export async function insertCase(db: WriteTx, row: Insertable<CaseTable>): Promise<void> {
   await db.insertInto('cases').values(row).execute()
 }
 
-export async function lockCase(db: Db, id: string, kind: CaseKind): Promise<CaseRow | undefined> {
+export async function lockCase(db: WriteTx, id: string, kind: CaseKind): Promise<CaseRow | undefined> {
   return lockRow(
     db,
     db.selectFrom('cases').selectAll().where('id', '=', id).where('kind', '=', kind),
@@ -18,7 +18,7 @@ export async function lockCase(db: Db, id: string, kind: CaseKind): Promise<Case
 }
 
 export async function updateCase(
-  db: Db,
+  db: WriteTx,
   id: string,
   changes: Partial<Pick<CaseRow, 'status' | 'decision' | 'decision_note' | 'decided_at' | 'contact' | 'text'>>,
 ): Promise<void> {

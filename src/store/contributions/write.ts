@@ -1,6 +1,6 @@
 import { type BookmarkRow, findOwnByClientId, findReplyTarget, type NewContribution } from './read.ts'
 import { sql } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { prepared, type WriteOrder } from '../../db/prepared.ts'
 import { allocateId, PROVISIONAL_ID } from '../public-ids.ts'
 import { drawnId, type DrawnId } from '../publication.ts'
@@ -9,7 +9,7 @@ import { deltaRows, POST_ACTIVITY_COLUMNS, saveUsage, type PostActivity, type Po
 
 /** True when this is the participant's first appreciation of the contribution (only that one counts). */
 export async function insertAppreciation(
-  db: Db,
+  db: WriteTx,
   participantId: string,
   contributionId: number,
   createdAt: string,
@@ -145,7 +145,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
  * is checked first.
  */
 export async function insertContribution(
-  db: Db,
+  db: WriteTx,
   row: NewPostRow,
   usage: PostUsage,
   write: WriteOrder = {},
@@ -182,7 +182,12 @@ export async function insertContribution(
 }
 
 /** Records a visit; true when it is the first in its UTC half-hour (only those count). */
-export async function recordVisit(db: Db, participantId: string, interval: number, dateUtc: string): Promise<boolean> {
+export async function recordVisit(
+  db: WriteTx,
+  participantId: string,
+  interval: number,
+  dateUtc: string,
+): Promise<boolean> {
   const result = await db
     .insertInto('visits')
     .values({ participant_id: participantId, interval, date_utc: dateUtc })
@@ -191,7 +196,7 @@ export async function recordVisit(db: Db, participantId: string, interval: numbe
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
 }
 
-export async function saveBookmark(db: Db, row: BookmarkRow): Promise<void> {
+export async function saveBookmark(db: WriteTx, row: BookmarkRow): Promise<void> {
   const { participant_id: _id, ...changes } = row
   await db
     .insertInto('bookmarks')

@@ -1,6 +1,6 @@
 import { type DraftRow, type DraftState } from './read.ts'
 import type { Insertable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
 import type { DraftTable } from '../../db/schema.ts'
 
@@ -8,7 +8,7 @@ import type { DraftTable } from '../../db/schema.ts'
  * Inserts a draft unless its client_id is taken. On PostgreSQL a concurrent insert of the same
  * client_id waits for the other transaction, so the caller then reads the winner back.
  */
-export async function insertDraftIfNew(db: Db, row: Insertable<DraftTable>): Promise<boolean> {
+export async function insertDraftIfNew(db: WriteTx, row: Insertable<DraftTable>): Promise<boolean> {
   const inserted = await db
     .insertInto('drafts')
     .values(row)
@@ -18,13 +18,13 @@ export async function insertDraftIfNew(db: Db, row: Insertable<DraftTable>): Pro
   return inserted !== undefined
 }
 
-export async function lockDraft(db: Db, id: string): Promise<DraftRow | undefined> {
+export async function lockDraft(db: WriteTx, id: string): Promise<DraftRow | undefined> {
   return lockRow(db, db.selectFrom('drafts').selectAll().where('id', '=', id)).executeTakeFirst()
 }
 
 /** Moves a pending draft on and clears its text; false when it was no longer pending. */
 export async function closeDraft(
-  db: Db,
+  db: WriteTx,
   id: string,
   change: { state: DraftState; post_id?: number | null; decided_at: string },
 ): Promise<boolean> {
@@ -38,7 +38,7 @@ export async function closeDraft(
 }
 
 /** Maintenance: pending drafts past their lifetime expire and lose their text. Idempotent. */
-export async function expireDrafts(db: Db, createdBefore: string, now: string): Promise<number> {
+export async function expireDrafts(db: WriteTx, createdBefore: string, now: string): Promise<number> {
   const result = await db
     .updateTable('drafts')
     .set({ state: 'expired', payload: null, decided_at: now })
@@ -52,7 +52,7 @@ export async function expireDrafts(db: Db, createdBefore: string, now: string): 
  * Maintenance: a publication that stopped half-way (published but text still held) is finished
  * when its post exists, or returned to pending when it does not. Idempotent.
  */
-export async function reconcilePublications(db: Db): Promise<number> {
+export async function reconcilePublications(db: WriteTx): Promise<number> {
   const cleared = await db
     .updateTable('drafts')
     .set({ payload: null })

@@ -1,28 +1,28 @@
 import { type ConsentRow } from './consents.ts'
 import type { Insertable, Updateable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import type { LearningRecordTable, LearningRevisionTable } from '../../db/schema.ts'
 import { lockRow } from '../../db/dialect.ts'
 
 /** The record row, locked so concurrent saves, withdrawals and reviews of it queue (PostgreSQL). */
-export async function lockRecord(db: Db, recordId: string) {
+export async function lockRecord(db: WriteTx, recordId: string) {
   return lockRow(db, db.selectFrom('learning_records').selectAll().where('id', '=', recordId)).executeTakeFirst()
 }
 
-export async function insertRecord(db: Db, row: Insertable<LearningRecordTable>): Promise<void> {
+export async function insertRecord(db: WriteTx, row: Insertable<LearningRecordTable>): Promise<void> {
   await db.insertInto('learning_records').values(row).execute()
 }
 
-export async function updateRecord(db: Db, recordId: string, changes: Updateable<LearningRecordTable>) {
+export async function updateRecord(db: WriteTx, recordId: string, changes: Updateable<LearningRecordTable>) {
   await db.updateTable('learning_records').set(changes).where('id', '=', recordId).execute()
 }
 
-export async function insertLearningRevision(db: Db, row: Insertable<LearningRevisionTable>): Promise<void> {
+export async function insertLearningRevision(db: WriteTx, row: Insertable<LearningRevisionTable>): Promise<void> {
   await db.insertInto('learning_revisions').values(row).execute()
 }
 
 /** The sources of the record's current version: what consent is checked against. */
-export async function replaceSources(db: Db, recordId: string, contributionIds: number[]): Promise<void> {
+export async function replaceSources(db: WriteTx, recordId: string, contributionIds: number[]): Promise<void> {
   await db.deleteFrom('learning_sources').where('record_id', '=', recordId).execute()
   if (contributionIds.length === 0) return
   await db
@@ -35,7 +35,7 @@ export async function replaceSources(db: Db, recordId: string, contributionIds: 
  * Withdrawal: the text of every revision is overwritten with null, and so is the payload hash (it is
  * derived from the text). Returns how many revisions still had text.
  */
-export async function eraseRevisions(db: Db, recordId: string): Promise<number> {
+export async function eraseRevisions(db: WriteTx, recordId: string): Promise<number> {
   const result = await db
     .updateTable('learning_revisions')
     .set({ lesson: null, feedback: null, revision: null, outcome: null, payload_hash: null, signals: null })
@@ -47,7 +47,7 @@ export async function eraseRevisions(db: Db, recordId: string): Promise<number> 
 
 /** Quarantine of a lesson marks its record, so the mark outlives revisions and a new approval. */
 export async function setLessonQuarantined(
-  db: Db,
+  db: WriteTx,
   lessonId: number,
   on: boolean,
   moderationId: number,
@@ -61,7 +61,7 @@ export async function setLessonQuarantined(
 }
 
 /** Records a decision; it replaces the earlier one for the same contribution and purpose. */
-export async function recordConsent(db: Db, row: ConsentRow): Promise<void> {
+export async function recordConsent(db: WriteTx, row: ConsentRow): Promise<void> {
   const { contribution_id: _id, purpose: _purpose, ...decision } = row
   await db
     .insertInto('learning_consents')

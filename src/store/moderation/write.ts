@@ -1,5 +1,5 @@
 import { TABLES, type NewLedgerEntry } from './ledger.ts'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { nextId } from '../counters.ts'
 import { ID_COUNTERS } from '../counter-names.ts'
 import type { QUARANTINE_TARGETS } from '../../schemas/operator.ts'
@@ -14,7 +14,7 @@ export type QuarantineTarget = (typeof QUARANTINE_TARGETS)[number]
  * original stays stored.
  */
 export async function setQuarantined(
-  db: Db,
+  db: WriteTx,
   target: QuarantineTarget,
   id: number,
   on: boolean,
@@ -33,7 +33,7 @@ export async function setQuarantined(
 }
 
 /** Quarantines every revision of a note (a report names the note, not one revision). */
-export async function quarantineNote(db: Db, memoryId: string, at: string, moderationId: number): Promise<number> {
+export async function quarantineNote(db: WriteTx, memoryId: string, at: string, moderationId: number): Promise<number> {
   const result = await db
     .updateTable('memory_revisions')
     .set({ quarantined: 1, quarantined_at: at, moderation_id: moderationId })
@@ -44,7 +44,7 @@ export async function quarantineNote(db: Db, memoryId: string, at: string, moder
 }
 
 /** Appends an entry in the caller's transaction, so the act and its public record commit together. */
-export async function insertLedgerEntry(db: Db, entry: NewLedgerEntry): Promise<number> {
+export async function insertLedgerEntry(db: WriteTx, entry: NewLedgerEntry): Promise<number> {
   const id = await nextId(db, ID_COUNTERS.moderationLedger)
   await db
     .insertInto('moderation_ledger')

@@ -1,10 +1,10 @@
 import type { Insertable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
 import type { MemoryRevisionTable } from '../../db/schema.ts'
 
 /** The newest revision of a note, locked so concurrent revisions of it queue (PostgreSQL). */
-export async function lockLatestRevision(db: Db, memoryId: string) {
+export async function lockLatestRevision(db: WriteTx, memoryId: string) {
   return lockRow(
     db,
     db
@@ -16,6 +16,6 @@ export async function lockLatestRevision(db: Db, memoryId: string) {
   ).executeTakeFirst()
 }
 
-export async function insertRevision(db: Db, row: Insertable<MemoryRevisionTable>): Promise<void> {
+export async function insertRevision(db: WriteTx, row: Insertable<MemoryRevisionTable>): Promise<void> {
   await db.insertInto('memory_revisions').values(row).execute()
 }

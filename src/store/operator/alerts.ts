@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { Db, WriteTx } from '../../db/database.ts'
 import type { AlertOutboxTable } from '../../db/schema.ts'
 
 export type AlertRow = Selectable<AlertOutboxTable>
 
 /** Queues a reference-only alert; a repeated dedupe_key (one draft alert per UTC day) is a no-op. */
 export async function enqueueAlert(
-  db: Db,
+  db: WriteTx,
   row: { id: number; kind: string; reference: string; dedupe_key: string; created_at: string },
 ): Promise<boolean> {
   const inserted = await db
@@ -58,7 +58,7 @@ export async function releaseClaim(db: Db, id: number): Promise<void> {
  * Maintenance: metadata of notifications sent before the cutoff is deleted. An alert never delivered
  * is kept however old it is: deleting it would silently lose the operators' only notice. Idempotent.
  */
-export async function deleteOldAlerts(db: Db, sentBefore: string): Promise<number> {
+export async function deleteOldAlerts(db: WriteTx, sentBefore: string): Promise<number> {
   const result = await db
     .deleteFrom('alert_outbox')
     .where('sent_at', 'is not', null)

@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
 import type { ServiceOrderTable } from '../../db/schema-wallet.ts'
 
@@ -10,7 +10,7 @@ export const ORDER_STATES = ['awaiting_payment', 'paid', 'delivered', 'refund_re
 export type OrderState = (typeof ORDER_STATES)[number]
 
 /** Records an acceptance once; accepting the same terms again keeps the first time. */
-export async function insertAgreement(db: Db, address: string, termsVersion: string, at: string): Promise<void> {
+export async function insertAgreement(db: WriteTx, address: string, termsVersion: string, at: string): Promise<void> {
   await db
     .insertInto('service_agreements')
     .values({ address, terms_version: termsVersion, accepted_at: at })
@@ -18,15 +18,15 @@ export async function insertAgreement(db: Db, address: string, termsVersion: str
     .execute()
 }
 
-export async function insertOrder(db: Db, row: OrderRow): Promise<void> {
+export async function insertOrder(db: WriteTx, row: OrderRow): Promise<void> {
   await db.insertInto('service_orders').values(row).execute()
 }
 
-export async function lockOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+export async function lockOrder(db: WriteTx, id: string): Promise<OrderRow | undefined> {
   return lockRow(db, db.selectFrom('service_orders').selectAll().where('id', '=', id)).executeTakeFirst()
 }
 
-export async function updateOrder(db: Db, id: string, changes: OrderChanges): Promise<void> {
+export async function updateOrder(db: WriteTx, id: string, changes: OrderChanges): Promise<void> {
   await db.updateTable('service_orders').set(changes).where('id', '=', id).execute()
 }
 
@@ -41,7 +41,7 @@ export interface SettlementExpectation {
 }
 
 export async function updateSettlement(
-  db: Db,
+  db: WriteTx,
   id: string,
   expect: SettlementExpectation,
   changes: OrderChanges,

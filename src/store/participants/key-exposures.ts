@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 
 /** What the owner of an exposed key is told: when, and in which action and field; never the text. */
 export interface KeyExposure {
@@ -11,7 +11,7 @@ export interface KeyExposure {
  * Revokes an active participant key found in a write and records the exposure for its owner, in the
  * caller's transaction. A key unknown, rotated or already revoked is left as it is (false).
  */
-export async function revokeExposedKey(db: Db, keyHash: string, exposure: KeyExposure): Promise<boolean> {
+export async function revokeExposedKey(db: WriteTx, keyHash: string, exposure: KeyExposure): Promise<boolean> {
   const revoked = await db
     .updateTable('participant_keys')
     .set({ state: 'revoked' })

@@ -2,7 +2,7 @@ import { sql, type QueryCreator } from 'kysely'
 import { chargeBucket, chargeWithinStep, type BucketEvent } from '../abuse.ts'
 import { pickSlot, shareOf, takeSlotStep, takeSlotUnlocked } from './capacity.ts'
 import { USAGE_COUNTERS } from '../counter-names.ts'
-import type { Db } from '../../db/database.ts'
+import type { Db, WriteTx } from '../../db/database.ts'
 import { isPostgres } from '../../db/dialect.ts'
 import { insertKey, insertParticipant, newKeyRow, type ParticipantRow } from './write.ts'
 import { prepared, type WriteOrder } from '../../db/prepared.ts'
@@ -39,7 +39,7 @@ export interface Registered {
  * PostgreSQL runs it as one statement (below); SQLite as a few in the caller's transaction, which the
  * caller rolls back on a refusal (SQLite has one writer, so nothing runs between them).
  */
-export async function registerParticipant(db: Db, r: Registration, write: WriteOrder = {}): Promise<Registered> {
+export async function registerParticipant(db: WriteTx, r: Registration, write: WriteOrder = {}): Promise<Registered> {
   if (isPostgres(db)) return registerAtOnce(db, r, write)
   const count = await chargeBucket(db, r.event)
   if (count > r.limit || (await takeSlotUnlocked(db, shareOf(r.capacity))).length === 0) return { count, joined: false }

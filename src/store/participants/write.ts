@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts'
+import type { Db, WriteTx } from '../../db/database.ts'
 import { sql, type QueryCreator, type Selectable } from 'kysely'
 import { prepared } from '../../db/prepared.ts'
 import { isPostgres, lockRow } from '../../db/dialect.ts'
@@ -15,13 +15,13 @@ export type KeyState = 'active' | 'rotated' | 'revoked'
 export type CurrentParticipant = ParticipantRow & { activity: Activity }
 
 /** Every new participant, whoever creates it, is counted in usage in the same transaction. */
-export async function insertParticipant(db: Db, row: ParticipantRow): Promise<void> {
+export async function insertParticipant(db: WriteTx, row: ParticipantRow): Promise<void> {
   await db.insertInto('participants').values(row).execute()
   await countNewParticipant(db, row)
 }
 
 /** Creates a participant with a fixed id unless it exists (the pilot's); counted once either way. */
-export async function insertParticipantOnce(db: Db, row: ParticipantRow): Promise<void> {
+export async function insertParticipantOnce(db: WriteTx, row: ParticipantRow): Promise<void> {
   const inserted = await db
     .insertInto('participants')
     .values(row)
@@ -30,7 +30,7 @@ export async function insertParticipantOnce(db: Db, row: ParticipantRow): Promis
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await countNewParticipant(db, row)
 }
 
-async function countNewParticipant(db: Db, row: ParticipantRow): Promise<void> {
+async function countNewParticipant(db: WriteTx, row: ParticipantRow): Promise<void> {
   await insertActivity(db, row.id)
   const label = await db
     .insertInto('usage_model_labels')
@@ -46,7 +46,7 @@ export function newKeyRow(keyHash: string, participantId: string, createdAt: str
   return { key_hash: keyHash, participant_id: participantId, state: 'active', created_at: createdAt } as const
 }
 
-export async function insertKey(db: Db, keyHash: string, participantId: string, createdAt: string): Promise<void> {
+export async function insertKey(db: WriteTx, keyHash: string, participantId: string, createdAt: string): Promise<void> {
   await db
     .insertInto('participant_keys')
     .values(newKeyRow(keyHash, participantId, createdAt))
@@ -55,7 +55,7 @@ export async function insertKey(db: Db, keyHash: string, participantId: string, 
 
 /** Adds a key for the participant unless its digest is already stored (for anyone); says whether it did. */
 export async function insertKeyIfNew(
-  db: Db,
+  db: WriteTx,
   keyHash: string,
   participantId: string,
   createdAt: string,
@@ -166,7 +166,7 @@ export interface KeyHolder {
   writesPaused: boolean
 }
 
-export async function lockParticipant(db: Db, id: string): Promise<ParticipantRow | undefined> {
+export async function lockParticipant(db: WriteTx, id: string): Promise<ParticipantRow | undefined> {
   return lockRow(db, db.selectFrom('participants').selectAll().where('id', '=', id)).executeTakeFirst()
 }
 
@@ -175,7 +175,7 @@ const ATTRIBUTION = ['name', 'model', 'provenance', 'provenance_note'] as const
 
 /** Changes profile fields; status and provenance go through their own functions (they move usage). */
 export async function updateParticipant(
-  db: Db,
+  db: WriteTx,
   id: string,
   changes: Partial<Omit<ParticipantRow, 'id' | 'status' | 'provenance'>>,
 ): Promise<void> {
@@ -183,14 +183,14 @@ export async function updateParticipant(
   if (ATTRIBUTION.some((field) => field in changes)) await markPublicChange(db)
 }
 
-export async function setParticipantStatus(db: Db, participant: ParticipantRow, status: 'active' | 'paused') {
+export async function setParticipantStatus(db: WriteTx, participant: ParticipantRow, status: 'active' | 'paused') {
   await db.updateTable('participants').set({ status }).where('id', '=', participant.id).execute()
   await appendDeltas(db, statusUsage(participant.status, status))
 }
 
 /** A new provenance (and note) moves the participant's usage between categories. */
 export async function setParticipantProvenance(
-  db: Db,
+  db: WriteTx,
   participant: ParticipantRow,
   provenance: string,
   provenanceNote: string,
@@ -202,7 +202,7 @@ export async function setParticipantProvenance(
   await appendDeltas(db, provenanceUsage(activity, participant.provenance, provenance))
 }
 
-export async function setKeyState(db: Db, keyHash: string, state: KeyState): Promise<void> {
+export async function setKeyState(db: WriteTx, keyHash: string, state: KeyState): Promise<void> {
   await db.updateTable('participant_keys').set({ state }).where('key_hash', '=', keyHash).execute()
 }
 

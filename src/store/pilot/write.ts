@@ -1,11 +1,11 @@
 import { type PilotSlotRow } from './read.ts'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 
 /**
  * Claims a slot: true when this call inserted its row. On PostgreSQL a concurrent claimer waits on
  * the primary key until the first commits and then inserts nothing, so exactly one instance acts.
  */
-export async function claimSlot(db: Db, row: PilotSlotRow): Promise<boolean> {
+export async function claimSlot(db: WriteTx, row: PilotSlotRow): Promise<boolean> {
   const result = await db
     .insertInto('pilot_slots')
     .values(row)
@@ -15,7 +15,7 @@ export async function claimSlot(db: Db, row: PilotSlotRow): Promise<boolean> {
 }
 
 export async function recordSlotOutcome(
-  db: Db,
+  db: WriteTx,
   slot: number,
   outcome: Pick<PilotSlotRow, 'outcome' | 'contributions' | 'note_revisions' | 'first_time_contributors' | 'posts'>,
 ): Promise<void> {

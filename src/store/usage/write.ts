@@ -3,7 +3,7 @@ import { PARTICIPATION_CATEGORIES } from '../../schemas/usage.ts'
 import { ROOM_IDS } from '../../schemas/rooms.ts'
 import { USAGE_COUNTERS as U } from '../counter-names.ts'
 import { collectFor, type CommitHook } from '../../db/commit-hooks.ts'
-import type { Db } from '../../db/database.ts'
+import type { Db, WriteTx } from '../../db/database.ts'
 import { isPostgres } from '../../db/dialect.ts'
 import type { Schema, UsageParticipantTable } from '../../db/schema.ts'
 
@@ -175,7 +175,7 @@ export function provenanceUsage(a: Activity, from: string, to: string): Deltas {
   return deltas
 }
 
-export async function insertActivity(db: Db, participantId: string): Promise<void> {
+export async function insertActivity(db: WriteTx, participantId: string): Promise<void> {
   await db.insertInto('usage_participants').values(emptyActivity(participantId)).execute()
 }
 
@@ -183,7 +183,7 @@ export async function insertActivity(db: Db, participantId: string): Promise<voi
  * Persists a write's usage in its transaction: the activity row's update and the deltas' insert, as
  * one statement on PostgreSQL (a data-modifying WITH: one round trip less on every write).
  */
-export async function saveUsage(db: Db, participantId: string | null, usage: UsageChange): Promise<void> {
+export async function saveUsage(db: WriteTx, participantId: string | null, usage: UsageChange): Promise<void> {
   const rows = deltaRows(usage.deltas)
   const changes = participantId !== null && Object.keys(usage.changes).length > 0 ? usage.changes : undefined
   const update = (qc: QueryCreator<Schema>) =>
@@ -216,7 +216,7 @@ export const USAGE_DELTAS: CommitHook<Deltas> = {
 }
 
 /** Appends a write's deltas: to its COMMIT's sum where the transaction shares one, else as rows now. */
-export async function appendDeltas(db: Db, deltas: Deltas): Promise<void> {
+export async function appendDeltas(db: WriteTx, deltas: Deltas): Promise<void> {
   const sums = collectFor(db, USAGE_DELTAS)
   if (sums) return addInto(sums, deltas)
   await insertDeltas(db, deltas)
@@ -227,7 +227,7 @@ function addInto(sums: Deltas, deltas: Deltas): void {
 }
 
 /** Writes deltas as rows now (counters whose delta is zero left out). */
-export async function insertDeltas(db: Db, deltas: Deltas): Promise<void> {
+export async function insertDeltas(db: WriteTx, deltas: Deltas): Promise<void> {
   const rows = deltaRows(deltas)
   if (rows.length > 0) await db.insertInto('usage_deltas').values(rows).execute()
 }
@@ -248,7 +248,7 @@ const addedToTotal = (oc: OnConflictBuilder<Schema, 'usage_totals'>) =>
  * counted; SQLite, which cannot delete in a WITH, reads them and deletes them after, its one writer
  * letting nothing in between.
  */
-export async function rollupUsage(db: Db): Promise<void> {
+export async function rollupUsage(db: WriteTx): Promise<void> {
   const postgres = isPostgres(db)
   const moved = postgres
     ? db.with('moved', (qc) => qc.deleteFrom('usage_deltas').returning(['name', 'delta']))

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely'
-import type { Db } from '../../db/database.ts'
+import type { WriteTx } from '../../db/database.ts'
 import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from '../../db/schema-wallet.ts'
 
 export type SessionRow = Selectable<WalletSessionTable>
@@ -9,7 +9,7 @@ export type NonceRow = Selectable<WalletNonceTable>
 /** Nonces and sessions this long past their expiry are deleted when new ones are made. */
 const KEEP_EXPIRED_MS = 86_400_000
 
-export async function insertNonce(db: Db, row: Insertable<WalletNonceTable>): Promise<void> {
+export async function insertNonce(db: WriteTx, row: Insertable<WalletNonceTable>): Promise<void> {
   await db.insertInto('wallet_nonces').values(row).execute()
 }
 
@@ -18,7 +18,7 @@ export async function insertNonce(db: Db, row: Insertable<WalletNonceTable>): Pr
  * UPDATE, so of any number of concurrent sign-ins with one message exactly one changes the row (on
  * PostgreSQL the others wait for its row lock, then find used_at set). Returns whether this call did.
  */
-export async function consumeNonce(db: Db, digest: string, address: string, now: string): Promise<boolean> {
+export async function consumeNonce(db: WriteTx, digest: string, address: string, now: string): Promise<boolean> {
   const result = await db
     .updateTable('wallet_nonces')
     .set({ used_at: now })
@@ -31,17 +31,17 @@ export async function consumeNonce(db: Db, digest: string, address: string, now:
 }
 
 /** Old nonces and sessions go as new ones come: a bounded table without a maintenance step. */
-export async function deleteExpiredSignIns(db: Db, now: Date): Promise<void> {
+export async function deleteExpiredSignIns(db: WriteTx, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - KEEP_EXPIRED_MS).toISOString()
   await db.deleteFrom('wallet_nonces').where('expires_at', '<', cutoff).execute()
   await db.deleteFrom('wallet_sessions').where('expires_at', '<', cutoff).execute()
 }
 
-export async function insertSession(db: Db, row: Insertable<WalletSessionTable>): Promise<void> {
+export async function insertSession(db: WriteTx, row: Insertable<WalletSessionTable>): Promise<void> {
   await db.insertInto('wallet_sessions').values(row).execute()
 }
 
-export async function revokeSession(db: Db, digest: string, now: string): Promise<void> {
+export async function revokeSession(db: WriteTx, digest: string, now: string): Promise<void> {
   await db
     .updateTable('wallet_sessions')
     .set({ revoked_at: now })
@@ -51,7 +51,7 @@ export async function revokeSession(db: Db, digest: string, now: string): Promis
 }
 
 /** Links (or re-links) a participant to a wallet: one wallet per participant. */
-export async function upsertLink(db: Db, participantId: string, address: string, now: string): Promise<void> {
+export async function upsertLink(db: WriteTx, participantId: string, address: string, now: string): Promise<void> {
   await db
     .insertInto('wallet_links')
     .values({ participant_id: participantId, address, linked_at: now })
@@ -59,11 +59,11 @@ export async function upsertLink(db: Db, participantId: string, address: string,
     .execute()
 }
 
-export async function deleteLink(db: Db, participantId: string): Promise<boolean> {
+export async function deleteLink(db: WriteTx, participantId: string): Promise<boolean> {
   const result = await db.deleteFrom('wallet_links').where('participant_id', '=', participantId).executeTakeFirst()
   return Number(result.numDeletedRows) > 0
 }
 
-export async function insertReceipt(db: Db, row: TipReceiptRow): Promise<void> {
+export async function insertReceipt(db: WriteTx, row: TipReceiptRow): Promise<void> {
   await db.insertInto('tip_receipts').values(row).execute()
 }
