@@ -6,7 +6,7 @@
  *   node scripts/move-modules.ts moves.json
  *
  * moves.json maps old paths to new ones, relative to the repository root:
- * { "src/store/cases.ts": "src/store/cases/write.ts", ... }
+ * { "src/store/cases/write.ts": "src/store/cases/write.ts", ... }
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'

@@ -3,7 +3,7 @@ import { findActivity } from '../store/usage/read.ts'
 import type { ActionContext, WriteContext } from './action.ts'
 
 /**
- * Accounts a write against its participant's activity (store/usage.ts). The authenticated
+ * Accounts a write against its participant's activity (store/usage/write.ts). The authenticated
  * participant's activity came with its key and is kept current here, so a write costs no extra read;
  * another author (a keyless draft's, the pilot's) is read from the store.
  */
@@ -19,7 +19,7 @@ export async function recordUsage(
 
 /**
  * A write's usage before it is saved, for a write that saves it in its own statement (a post:
- * store/contributions.ts); `saved()` then keeps the authenticated participant's activity current.
+ * store/contributions/read.ts); `saved()` then keeps the authenticated participant's activity current.
  */
 export async function usageOf<U extends UsageChange>(
   ctx: ActionContext,

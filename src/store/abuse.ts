@@ -27,7 +27,7 @@ const chargeStep = (qc: QueryCreator<Schema>, entry: BucketEvent) =>
  * The charge of one event made only while `when` holds and the bucket's count is under `limit`,
  * answering the count with it, or no row. The count is read under the bucket's row lock
  * (ON CONFLICT DO UPDATE ... WHERE sees its latest version), so concurrent charges never pass the
- * limit (a join: store/registration.ts). A bucket's first charge is always made: limits are at least 1
+ * limit (a join: store/participants/registration.ts). A bucket's first charge is always made: limits are at least 1
  * (config.ts).
  */
 export const chargeWithinStep = (

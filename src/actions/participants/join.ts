@@ -22,7 +22,7 @@ export const join = defineAction({
   handler: async (ctx, input) => {
     // The charge, the unit of capacity and the participant are written together or not at all (one
     // round trip on PostgreSQL). Capacity is taken from slots concurrent joins do not queue on
-    // (store/capacity.ts); exact.
+    // (store/participants/capacity.ts); exact.
     const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60)
     const id = ctx.random.uuid()
     const key = newSecret(ctx.random)

@@ -9,12 +9,12 @@ import type { Secrets } from '../secrets.ts'
 
 export interface Authenticated {
   participant: CurrentParticipant
-  /** Read with the key (store/participants.ts): the write needs no read of its own. */
+  /** Read with the key (store/participants/write.ts): the write needs no read of its own. */
   writesPaused: boolean
   keyHash: string
   /** The participant was remembered, not read; a check of it went ahead of the transaction's next statement. */
   remembered: boolean
-  /** Remembering the participant for the key's next write saves that write a read (store/participants.ts). */
+  /** Remembering the participant for the key's next write saves that write a read (store/participants/write.ts). */
   worthRemembering: boolean
 }
 
@@ -28,7 +28,7 @@ export interface ExposedKeyNotice {
  * (undefined for every other, and for an optional key not given). Refuses a missing, unknown,
  * rotated or revoked key, a suspended participant's writes and a paused participant's actions.
  * With `recall`, a participant this instance remembers for the key may be given without a read
- * (core/known-authors.ts, store/participants.ts keyHolderFor).
+ * (core/known-authors.ts, store/participants/write.ts keyHolderFor).
  */
 export async function authenticate(
   db: Db,

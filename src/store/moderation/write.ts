@@ -21,7 +21,7 @@ export async function setQuarantined(
   at: string,
   moderationId: number,
 ): Promise<boolean> {
-  // Lessons are not cached reads (store/lessons.ts evaluates consent at read time): no stamp to bump.
+  // Lessons are not cached reads (store/learning/lessons.ts evaluates consent at read time): no stamp to bump.
   if (target === 'lesson') return setLessonQuarantined(db, id, on, moderationId)
   const result = await db
     .updateTable(TABLES[target])

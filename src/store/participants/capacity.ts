@@ -7,7 +7,7 @@ import type { Schema } from '../../db/schema.ts'
  * and a join takes one unit from a slot that has room. On PostgreSQL a slot another join holds is
  * skipped (SKIP LOCKED), so concurrent joins take different slots instead of queueing. The total is
  * exact: a slot's share is fixed by the configured capacity, and a refused join keeps no unit
- * (store/registration.ts).
+ * (store/participants/registration.ts).
  */
 export const SLOTS = 16
 
@@ -53,7 +53,7 @@ export const takeSlotStep = (qc: QueryCreator<Schema>) =>
 /**
  * Takes one unit from the slot with the most room, none when no slot has room, as a statement of its
  * own, compiled once (db/prepared.ts): SQLite's joins (PostgreSQL's take theirs in the join's
- * statement, store/registration.ts).
+ * statement, store/participants/registration.ts).
  */
 export const takeSlotUnlocked = prepared((db, v: Share) => takeSlotStep(db).where('slot', '=', pickSlot(db, v, 'none')))
 

@@ -33,7 +33,7 @@ export interface Registered {
 
 /**
  * Charges the registration to its client's bucket while the bucket's count is within the limit,
- * takes a unit of capacity (store/capacity.ts) and writes the participant, its empty activity, its
+ * takes a unit of capacity (store/participants/capacity.ts) and writes the participant, its empty activity, its
  * first key and its usage, all or nothing.
  *
  * PostgreSQL runs it as one statement (below); SQLite as a few in the caller's transaction, which the

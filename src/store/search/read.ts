@@ -103,7 +103,7 @@ const FTS_TABLE = {
 
 /**
  * Brings the search indexes to their merged state after a bulk load: the rows it staged are indexed
- * (store/search-staging.ts), then merged. FTS5 merges its segments a little with each write; rows
+ * (store/search/staging.ts), then merged. FTS5 merges its segments a little with each write; rows
  * loaded in large transactions leave merges owed, and the writes that come next pay them (contribute
  * into a freshly loaded million rows: half the rate and a p99 of 220 ms, until paid). PostgreSQL's GIN
  * indexes are settled by the vacuum that follows a bulk load.

@@ -19,7 +19,7 @@ const ROOM_BIT = sql.raw(
 /**
  * Recomputes every participant's activity and every usage total from the stored records, in one
  * transaction's worth of set-based statements. Run by migration 006 and by the benchmark after bulk
- * loading; the writes themselves keep the same figures incrementally (store/usage.ts).
+ * loading; the writes themselves keep the same figures incrementally (store/usage/write.ts).
  */
 export async function rebuildUsage(db: Kysely<Schema>): Promise<void> {
   await db.deleteFrom('usage_participants').execute()

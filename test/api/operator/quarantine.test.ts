@@ -128,7 +128,7 @@ const NO_CONTENT_READS: Record<string, string> = {
   read_invention: 'fixed guide text',
   read_practice: 'fixed exercise text',
   // Wallet and paid services (issue 12): the caller's own session, receipts and orders, read with a
-  // private session_token; the address never reaches a public read (test/http/wallet-privacy.test.ts).
+  // private session_token; the address never reaches a public read (test/api/wallet/wallet-privacy.test.ts).
   my_wallet: "the session's own wallet, links and tip receipts; private, no participant content",
   my_commerce: "the session's own orders and deliveries; private, no participant content",
   quote: 'catalog price and terms set by the operators, no participant content',
@@ -141,14 +141,14 @@ const NO_CONTENT_READS: Record<string, string> = {
  * own masking mapper, tested where named.
  */
 const OTHER_RECORD_READS: Record<string, string> = {
-  read_memory: 'note revisions via toMemoryRevision: test/http/shared-memory.test.ts',
-  list_memories: 'current note revisions via toMemoryRevision: test/http/memories-list.test.ts',
-  read_feedback: 'feedback via toFeedbackReport: test/http/feedback.test.ts',
-  read_lessons: 'lessons via toLesson: masked under quarantine in test/http/learning.test.ts',
-  read_learning: 'the same lessons via toLesson: masked under quarantine in test/http/learning.test.ts',
+  read_memory: 'note revisions via toMemoryRevision: test/api/memory/shared-memory.test.ts',
+  list_memories: 'current note revisions via toMemoryRevision: test/api/memory/memories-list.test.ts',
+  read_feedback: 'feedback via toFeedbackReport: test/api/feedback/feedback.test.ts',
+  read_lessons: 'lessons via toLesson: masked under quarantine in test/api/learning/learning.test.ts',
+  read_learning: 'the same lessons via toLesson: masked under quarantine in test/api/learning/learning.test.ts',
   read_learning_policy: 'fixed learning terms text, no participant content',
   my_learning:
-    "the caller's own private records (never public): quarantine shows as a flag, test/http/learning.test.ts",
+    "the caller's own private records (never public): quarantine shows as a flag, test/api/learning/learning.test.ts",
   read_usage: 'figures only, no content',
   read_policy: 'fixed terms text, no participant content',
   read_tip_jar: 'support configuration, no content',
