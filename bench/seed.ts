@@ -8,13 +8,13 @@
 import { sql } from 'kysely'
 import { PARTICIPATION_CATEGORIES } from '../src/schemas/usage.ts'
 import { CONTRIBUTION_KINDS, ROOM_IDS } from '../src/schemas/rooms.ts'
-import { seedCapacity } from '../src/store/capacity.ts'
+import { seedCapacity } from '../src/store/participants/capacity.ts'
 import type { Database } from '../src/db/database.ts'
 import { openStore } from '../src/store/open.ts'
 import { isPostgres } from '../src/db/dialect.ts'
 import { migrate } from '../src/db/migrate.ts'
-import { settleSearchIndexes } from '../src/store/search.ts'
-import { rebuildUsage } from '../src/store/usage-rebuild.ts'
+import { settleSearchIndexes } from '../src/store/search/read.ts'
+import { rebuildUsage } from '../src/store/usage/rebuild.ts'
 import { storedSignals } from '../src/signals/stored.ts'
 
 export interface Size {

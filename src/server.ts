@@ -17,7 +17,7 @@ import { isPostgresUrl, sqlitePath, type Database } from './db/database.ts'
 import { openStore } from './store/open.ts'
 import { holdSharedUse, type UseLock } from './db/use-lock.ts'
 import { migrate } from './db/migrate.ts'
-import { upgradeLegacyDigests } from './store/secret-digests.ts'
+import { upgradeLegacyDigests } from './store/participants/secret-digests.ts'
 import { checkWalletAddresses } from './wallet/services.ts'
 
 export interface ServerOptions {

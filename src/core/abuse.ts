@@ -1,6 +1,6 @@
 import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
-import type { Database, Db } from '../db/database.ts'
-import type { ActionContext } from './action.ts'
+import type { Database, WriteTx } from '../db/database.ts'
+import type { ActionContext, WriteContext } from './action.ts'
 import { utcDate } from './clock.ts'
 import { ServiceError } from './errors.ts'
 import { windowEndsIn, type QuotaPolicyName, type QuotaState } from './quota.ts'
@@ -76,7 +76,7 @@ export function callerCharge(
 
 /** Charges one event to the caller's bucket inside the action's transaction; refuses with 429 past the limit. */
 export async function enforceRate(
-  ctx: ActionContext,
+  ctx: WriteContext,
   scope: string,
   limit: number,
   windowSeconds: number,
@@ -96,5 +96,5 @@ export function refusePast(c: Charge, count: number): void {
  * returns the bucket's count, this event included.
  */
 export async function chargeApart(database: Database, c: Charge): Promise<number> {
-  return database.transaction((tx: Db) => chargeBucket(tx, bucketEvent(c)))
+  return database.transaction((tx) => chargeBucket(tx, bucketEvent(c)))
 }

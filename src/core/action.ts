@@ -1,8 +1,8 @@
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../config.ts'
-import type { Db, OnCommit } from '../db/database.ts'
-import type { KeyExposure } from '../store/key-exposures.ts'
-import type { CurrentParticipant } from '../store/participants.ts'
+import type { Db, OnCommit, WriteTx } from '../db/database.ts'
+import type { KeyExposure } from '../store/participants/key-exposures.ts'
+import type { CurrentParticipant } from '../store/participants/write.ts'
 import type { Publishing } from '../store/publication.ts'
 import type { Alerts } from './alerts.ts'
 import type { WalletServices } from '../wallet/services.ts'
@@ -37,11 +37,13 @@ export interface McpBinding {
 
 /**
  * Everything a handler may touch. No HTTP or MCP object ever reaches it. The handler of a participant
- * action is given a ParticipantContext (defineAction), whose participant is always set.
+ * action is given a ParticipantContext (defineAction), whose participant is always set. `H` is what
+ * `db` is and `T` what ctx.transaction gives: a write action's handler gets its transaction as a
+ * WriteTx (HandlesFor), so the store's writes accept it and a read action's shared handle they refuse.
  */
-export interface ActionContext {
+export interface ActionContext<H extends Db = Db, T extends Db = Db> {
   /** A transaction for writes; the shared handle for reads. */
-  db: Db
+  db: H
   now: Date
   random: RandomSource
   config: Config
@@ -60,7 +62,7 @@ export interface ActionContext {
    * transaction of its own, committed when fn returns (one step of the action); in every other
    * action fn joins the action's own transaction (or reads the shared handle).
    */
-  transaction<T>(fn: (db: Db) => Promise<T>): Promise<T>
+  transaction<R>(fn: (db: T) => Promise<R>): Promise<R>
   /**
    * A part of the answer that depends only on the shared history (the recent conversation roots,
    * say), reused by every request that needs it while the public stamp is unchanged. In a
@@ -71,8 +73,11 @@ export interface ActionContext {
   services: Services
 }
 
+/** What a helper of write actions takes: the action's transaction, and its steps' in a callsOut one. */
+export type WriteContext = ActionContext<WriteTx, WriteTx>
+
 /** What a participant action's handler is given: the participant its key authenticated. */
-export interface ParticipantContext extends ActionContext {
+export interface ParticipantContext<H extends Db = Db, T extends Db = Db> extends ActionContext<H, T> {
   participant: CurrentParticipant
   keyExposure?: undefined
 }
@@ -81,16 +86,42 @@ export interface ParticipantContext extends ActionContext {
  * What an `exposureNotices` action's handler is given: a participant, or, for a key revoked because a
  * write held it, only that exposure (the key authenticates nobody any more).
  */
-export type NoticeContext = ParticipantContext | (ActionContext & { participant: undefined; keyExposure: KeyExposure })
+export type NoticeContext<H extends Db = Db, T extends Db = Db> =
+  ParticipantContext<H, T> | (ActionContext<H, T> & { participant: undefined; keyExposure: KeyExposure })
 
 /** What every other action's handler is given: no participant (an optional key's may be). */
-export type ContextFor<A extends Auth, Optional, Notices> = A extends 'participant'
+export type ContextFor<
+  A extends Auth,
+  Optional,
+  Notices,
+  H extends Db = Db,
+  T extends Db = Db,
+> = A extends 'participant'
   ? Optional extends true
-    ? ActionContext
+    ? ActionContext<H, T>
     : Notices extends true
-      ? NoticeContext
-      : ParticipantContext
-  : ActionContext & { participant: undefined }
+      ? NoticeContext<H, T>
+      : ParticipantContext<H, T>
+  : ActionContext<H, T> & { participant: undefined }
+
+/**
+ * The handles a handler is given, by its effect: a write runs in its transaction (a WriteTx), except a
+ * `callsOut` one, which reads the shared handle and writes in each ctx.transaction step; a read never
+ * has a transaction to write in.
+ */
+export type HandlesFor<E extends 'read' | 'write', CallsOut> = E extends 'write'
+  ? CallsOut extends true
+    ? { db: Db; step: WriteTx }
+    : { db: WriteTx; step: WriteTx }
+  : { db: Db; step: Db }
+
+type ContextOf<A extends Auth, Optional, Notices, E extends 'read' | 'write', CallsOut> = ContextFor<
+  A,
+  Optional,
+  Notices,
+  HandlesFor<E, CallsOut>['db'],
+  HandlesFor<E, CallsOut>['step']
+>
 
 /** Process-wide helpers actions may use (caches, alert outbox, ...). Extended as capabilities land. */
 export interface Services {
@@ -201,11 +232,18 @@ export function defineAction<
   const A extends Auth,
   const Optional extends boolean | undefined = undefined,
   const Notices extends boolean | undefined = undefined,
+  const E extends 'read' | 'write' = 'read' | 'write',
+  const CallsOut extends boolean | undefined = undefined,
 >(
-  def: Omit<ActionDef<I, O, ContextFor<A, Optional, Notices>>, 'auth' | 'keyOptional' | 'exposureNotices'> & {
+  def: Omit<
+    ActionDef<I, O, ContextOf<A, Optional, Notices, E, CallsOut>>,
+    'auth' | 'keyOptional' | 'exposureNotices' | 'effect' | 'callsOut'
+  > & {
     auth: A
     keyOptional?: Optional
     exposureNotices?: Notices
+    effect: E
+    callsOut?: CallsOut
   },
 ): ActionDef<I, O> {
   return def as unknown as ActionDef<I, O>

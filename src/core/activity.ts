@@ -1,13 +1,14 @@
-import { findActivity, saveUsage, type Activity, type UsageChange } from '../store/usage.ts'
-import type { ActionContext } from './action.ts'
+import { saveUsage, type Activity, type UsageChange } from '../store/usage/write.ts'
+import { findActivity } from '../store/usage/read.ts'
+import type { ActionContext, WriteContext } from './action.ts'
 
 /**
- * Accounts a write against its participant's activity (store/usage.ts). The authenticated
+ * Accounts a write against its participant's activity (store/usage/write.ts). The authenticated
  * participant's activity came with its key and is kept current here, so a write costs no extra read;
  * another author (a keyless draft's, the pilot's) is read from the store.
  */
 export async function recordUsage(
-  ctx: ActionContext,
+  ctx: WriteContext,
   participantId: string,
   compute: (activity: Activity) => UsageChange,
 ): Promise<void> {
@@ -18,7 +19,7 @@ export async function recordUsage(
 
 /**
  * A write's usage before it is saved, for a write that saves it in its own statement (a post:
- * store/contributions.ts); `saved()` then keeps the authenticated participant's activity current.
+ * store/contributions/read.ts); `saved()` then keeps the authenticated participant's activity current.
  */
 export async function usageOf<U extends UsageChange>(
   ctx: ActionContext,

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
-import type { Database, Db, OnCommit } from '../db/database.ts'
+import type { Database, OnCommit, WriteTx } from '../db/database.ts'
 import { nextId } from '../store/counters.ts'
-import { claimUnsent, dedupeKeyTaken, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/outbox.ts'
+import { claimUnsent, enqueueAlert, markSent, releaseClaim, type AlertRow } from '../store/operator/alerts.ts'
+import { dedupeKeyTaken } from '../store/operator/read.ts'
 import type { Clock } from './clock.ts'
 import { iso, utcDate } from './clock.ts'
 import { once } from './once.ts'
@@ -28,7 +29,7 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
  * Queues a reference-only alert inside the caller's transaction. Draft alerts are coalesced to one
  * per UTC day, so a flood of drafts cannot flood the operators' mailbox.
  */
-export async function queueAlert(db: Db, now: Date, kind: AlertKind, reference: string): Promise<void> {
+export async function queueAlert(db: WriteTx, now: Date, kind: AlertKind, reference: string): Promise<void> {
   const dedupeKey = kind === 'draft' ? `draft:${utcDate(now)}` : `${kind}:${reference}`
   // Checked first so a coalesced draft alert does not consume an id.
   if (kind === 'draft' && (await dedupeKeyTaken(db, dedupeKey))) return
@@ -38,7 +39,7 @@ export async function queueAlert(db: Db, now: Date, kind: AlertKind, reference: 
 
 /** What alerting needs of an action's context (core/action.ts's ActionContext has it). */
 interface AlertContext {
-  db: Db
+  db: WriteTx
   now: Date
   onCommit: OnCommit
   services: { alerts: Alerts }

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino'
-import { hasDeltas, reclaimDeltaSpace, rollupUsage } from '../store/usage.ts'
+import { reclaimDeltaSpace, rollupUsage } from '../store/usage/write.ts'
+import { hasDeltas } from '../store/usage/read.ts'
 import type { Runtime } from './pipeline.ts'
 
 const INTERVAL_MS = 1000
 /**
- * The deltas' table is vacuumed every tenth pass (reclaimDeltaSpace, store/usage.ts), so it holds at
+ * The deltas' table is vacuumed every tenth pass (reclaimDeltaSpace, store/usage/write.ts), so it holds at
  * most ten seconds of deltas: vacuumed every pass it would stay smaller, but each vacuum rewrites the
  * table's statistics in the catalog, which drops every connection's plans of the writes that name it.
  */

@@ -1,4 +1,4 @@
-import type { CurrentParticipant } from '../store/participants.ts'
+import type { CurrentParticipant } from '../store/participants/write.ts'
 
 /** How many keys' participants an instance remembers (a few hundred bytes each). */
 const KNOWN_AUTHORS_LIMIT = 2048
@@ -6,7 +6,7 @@ const KNOWN_AUTHORS_LIMIT = 2048
 /**
  * The participants this instance last authenticated for a write, by their key's digest, as their
  * last write left them. The next write with the key can then skip reading its author (PostgreSQL,
- * store/participants.ts keyHolderFor): a check that the key, the participant and its activity are
+ * store/participants/write.ts keyHolderFor): a check that the key, the participant and its activity are
  * still as remembered, under the row locks the read would take, goes ahead of the write's first
  * statement, and the transaction fails when they are not. Nothing here is trusted: a stale entry
  * (another instance wrote, an operator suspended the participant) costs one attempt, after which

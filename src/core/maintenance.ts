@@ -1,6 +1,6 @@
-import type { Db } from '../db/database.ts'
-import { expireDrafts, reconcilePublications } from '../store/drafts.ts'
-import { deleteOldAlerts } from '../store/outbox.ts'
+import type { WriteTx } from '../db/database.ts'
+import { expireDrafts, reconcilePublications } from '../store/drafts/write.ts'
+import { deleteOldAlerts } from '../store/operator/alerts.ts'
 import { deleteOldAbuseData } from '../store/retention.ts'
 import { iso, utcDate } from './clock.ts'
 
@@ -21,7 +21,7 @@ export interface MaintenanceReport {
  * 'pending' AND created_at < cutoff, ...), so several instances running it at once do no harm:
  * whichever runs second finds nothing left to do.
  */
-export async function runMaintenance(db: Db, now: Date): Promise<MaintenanceReport> {
+export async function runMaintenance(db: WriteTx, now: Date): Promise<MaintenanceReport> {
   const at = iso(now)
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS)
   const expired = await expireDrafts(db, iso(ago(DRAFT_LIFETIME_DAYS)), at)

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts'
 import type { Proof, ProofAction } from '../schemas/proof.ts'
 import { CHALLENGE_PATH } from '../schemas/proof.ts'
 import { chargeBucket } from '../store/abuse.ts'
-import type { ActionContext } from './action.ts'
+import type { ActionContext, WriteContext } from './action.ts'
 import { iso, utcDate, type RandomSource } from './clock.ts'
 import { ServiceError, type ErrorCode } from './errors.ts'
 import { sameDigest, type Secrets } from './secrets.ts'
@@ -72,7 +72,7 @@ export function solves(challenge: string, solution: string, difficulty: number):
  * Refuses the write unless it carries an unspent, unexpired, solved challenge of this server for this
  * action, then spends it in the write's transaction. Nothing happens while proof of work is off.
  */
-export async function spendProof(ctx: ActionContext, proof: Proof | undefined, action: ProofAction): Promise<void> {
+export async function spendProof(ctx: WriteContext, proof: Proof | undefined, action: ProofAction): Promise<void> {
   if (!proofOfWorkOn(ctx.config)) return
   const { nonce, expires } = checkProof(ctx, proof, action)
   const day = utcDate(new Date(expires * 1000))

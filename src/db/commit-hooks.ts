@@ -1,4 +1,4 @@
-import type { Db } from './types.ts'
+import type { Db, WriteTx } from './types.ts'
 
 /**
  * Work a feature does in a transaction just before its COMMIT, over what the transaction's writes
@@ -10,7 +10,7 @@ export interface CommitHook<T = unknown> {
   /** An empty collection, made for a write the first time it collects. */
   start(): T
   /** Writes what the kept writes collected (in their order), inside the transaction, before COMMIT. */
-  finish(tx: Db, collected: readonly T[]): Promise<void>
+  finish(tx: WriteTx, collected: readonly T[]): Promise<void>
   /** Runs before every COMMIT, whether or not a write collected anything (work found in the database). */
   always?: boolean
 }
@@ -53,7 +53,7 @@ export class CommitScope {
     this.current = new Map()
   }
 
-  async finish(tx: Db): Promise<void> {
+  async finish(tx: WriteTx): Promise<void> {
     for (const hook of this.hooks) {
       const collected = this.kept.get(hook)
       if (collected || hook.always) await hook.finish(tx, collected ?? [])

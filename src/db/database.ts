@@ -3,7 +3,7 @@ import { openPostgres } from './postgres.ts'
 import { openSqlite } from './sqlite.ts'
 import type { Database } from './types.ts'
 
-export type { Database, Db, Dialect, OnCommit, Tx } from './types.ts'
+export type { Database, Db, Dialect, OnCommit, Tx, WriteTx } from './types.ts'
 export { isUniqueViolation } from './transaction.ts'
 
 export const SCHEMES = ['sqlite:', 'postgres://', 'postgresql://'] as const

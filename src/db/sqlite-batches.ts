@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { closeScope, openScope, type CommitHook, type CommitScope } from './commit-hooks.ts'
-import type { Db, Tx } from './types.ts'
+import type { Db, Tx, WriteTx } from './types.ts'
 
 /** Transactions past this many wait for the next batch: bounds how long the first waits for its commit. */
 const MAX_BATCH = 64
@@ -124,7 +124,8 @@ export class SqliteBatches {
         if ('err' in outcome) refused.push({ queued, err: outcome.err })
         else done.push({ queued, value: outcome.value })
       }
-      await scope.finish(connection)
+      // The connection is inside the batch's BEGIN IMMEDIATE: the hooks write in that transaction.
+      await scope.finish(connection as unknown as WriteTx)
       await sql`commit`.execute(connection)
     } catch (err) {
       // The shared transaction is lost: every write in it, and those not yet run, fail together.

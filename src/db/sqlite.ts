@@ -64,7 +64,7 @@ function withStatementCache(raw: SQLite.Database): SqliteDatabase {
  * microseconds per statement on this project's hot paths, more than running it. `+?` passes the
  * same value (unary plus changes no value of any type) without the planner looking into it, so each
  * statement keeps the one plan it was prepared with, as a PostgreSQL generic plan does; the indexes
- * used stay the same (test/http/search-plan.test.ts and the cursor tests check the plans that matter).
+ * used stay the same (test/api/search/search-plan.test.ts and the cursor tests check the plans that matter).
  */
 export function withoutValuePlanning(sql: string): string {
   let out = ''

@@ -1,7 +1,7 @@
 import { Background } from './background.ts'
 import { isStalePlan } from './pg-statements.ts'
 import type { SqliteBatches } from './sqlite-batches.ts'
-import type { Database, Db, Dialect, Tx } from './types.ts'
+import type { Database, Db, Dialect, Tx, WriteTx } from './types.ts'
 
 const RETRYABLE_PG = new Set(['40001', '40P01', '55P03'])
 const MAX_ATTEMPTS = 6
@@ -34,7 +34,7 @@ export function wrap(
           // A group commit may run a transaction twice (db/sqlite-batches.ts): only the last run schedules.
           const attempt = (tx: Tx) => {
             pending.length = 0
-            return fn(tx, (cb) => pending.push(cb))
+            return fn(tx as WriteTx, (cb) => pending.push(cb))
           }
           result = await (batches ? batches.run(attempt) : db.transaction().execute(attempt))
         } catch (err) {

@@ -5,6 +5,14 @@ export type Dialect = 'sqlite' | 'postgres'
 export type Db = Kysely<Schema>
 export type Tx = Transaction<Schema>
 
+declare const writeTransaction: unique symbol
+/**
+ * The handle a write needs: a transaction given by Database.transaction, the only place that makes
+ * one (db/transaction.ts). Store writes take it, so a write outside a transaction does not compile.
+ * A type brand only: at run time it is the transaction itself.
+ */
+export type WriteTx = Tx & { readonly [writeTransaction]: true }
+
 /** Work a transaction schedules for after it commits (alert delivery, ...). */
 export type OnCommit = (fn: () => void | Promise<void>) => void
 
@@ -16,7 +24,7 @@ export interface Database {
    * or a unique violation (a concurrent writer of the same key: the retry reads what it wrote).
    * Work given to onCommit runs once, after the final commit, in the background (see afterCommit).
    */
-  transaction<T>(fn: (tx: Tx, onCommit: OnCommit) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: WriteTx, onCommit: OnCommit) => Promise<T>): Promise<T>
   /** Starts committed work in the background: failures are logged, never returned to a caller. */
   afterCommit(tasks: ReadonlyArray<() => void | Promise<void>>): void
   /** Resolves once every background task has finished. */

@@ -6,7 +6,7 @@ import type { ReadCache } from '../core/read-cache.ts'
 import { sameDigest, sha256 } from '../core/secrets.ts'
 import { errorBody, ServiceError } from '../core/errors.ts'
 import type { Database } from '../db/database.ts'
-import { operatorQueue } from '../store/operator-queue.ts'
+import { operatorQueue } from '../store/operator/queue.ts'
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 /** Answers that mean two writers met: a reused client_id, a stale version, a state that moved on. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
-import type { ActionContext } from '../core/action.ts'
+import type { WriteContext } from '../core/action.ts'
 import type { Runtime } from '../core/pipeline.ts'
-import { findSlot } from '../store/pilot.ts'
+import { findSlot } from '../store/pilot/read.ts'
 import { runPilot, type PilotReport } from './run.ts'
 import { dueSlot } from './slots.ts'
 
@@ -13,7 +13,7 @@ type PilotRuntime = Pick<Runtime, 'database' | 'clock' | 'random' | 'config' | '
 /** One scheduled pilot run in its own transaction, as the service itself (no caller, no key). */
 export async function runScheduledPilot(rt: PilotRuntime): Promise<PilotReport> {
   const report = await rt.database.transaction((db, onCommit) => {
-    const ctx: ActionContext = {
+    const ctx: WriteContext = {
       db,
       now: rt.clock.now(),
       random: rt.random,

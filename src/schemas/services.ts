@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ORDER_STATES } from '../store/orders.ts'
+import { ORDER_STATES } from '../store/orders/write.ts'
 import { Cursor, Limit, StringEnum, Timestamp, Uuid } from './common.ts'
 import { operatorInput, Paging, Reason } from './operator.ts'
 import { PagedList } from './paging.ts'

@@ -1,5 +1,5 @@
 import type { Notice } from '../schemas/notices.ts'
-import type { KeyExposure } from '../store/key-exposures.ts'
+import type { KeyExposure } from '../store/participants/key-exposures.ts'
 
 /** The notices of the presented key (resume_history, check_returns): its exposure, if a write held it. */
 export function noticesFor(exposure: KeyExposure | undefined): Notice[] {

@@ -1,5 +1,5 @@
 import type { Expression, OnConflictBuilder, QueryCreator } from 'kysely'
-import type { Db } from '../db/database.ts'
+import type { WriteTx } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
 import type { Schema } from '../db/schema.ts'
 
@@ -27,7 +27,7 @@ const chargeStep = (qc: QueryCreator<Schema>, entry: BucketEvent) =>
  * The charge of one event made only while `when` holds and the bucket's count is under `limit`,
  * answering the count with it, or no row. The count is read under the bucket's row lock
  * (ON CONFLICT DO UPDATE ... WHERE sees its latest version), so concurrent charges never pass the
- * limit (a join: store/registration.ts). A bucket's first charge is always made: limits are at least 1
+ * limit (a join: store/participants/registration.ts). A bucket's first charge is always made: limits are at least 1
  * (config.ts).
  */
 export const chargeWithinStep = (
@@ -57,7 +57,7 @@ export const chargeWithinStep = (
 const charge = prepared((db, entry: BucketEvent) => chargeStep(db, entry), ['scope', 'bucket', 'window', 'day'])
 
 /** Counts one event in a fixed window and returns the count including it. */
-export async function chargeBucket(db: Db, entry: BucketEvent): Promise<number> {
+export async function chargeBucket(db: WriteTx, entry: BucketEvent): Promise<number> {
   const [row] = await charge(db, entry)
   if (row === undefined) throw new Error('abuse bucket insert returned no row')
   return Number(row.count)

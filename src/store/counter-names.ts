@@ -12,7 +12,7 @@ export const ID_COUNTERS = {
   drafts: 'drafts',
   cases: 'cases',
   operatorAudit: 'operator_audit',
-  /** The public moderation ledger (store/moderation-ledger.ts). */
+  /** The public moderation ledger (store/moderation/ledger.ts). */
   moderationLedger: 'moderation_ledger',
   alertOutbox: 'alert_outbox',
   learningRecords: 'learning_records',
@@ -29,7 +29,7 @@ export const ID_COUNTERS = {
 export type IdCounter = (typeof ID_COUNTERS)[keyof typeof ID_COUNTERS]
 
 /**
- * Usage counters behind view=usage (store/usage.ts appends their deltas, store/usage-summary.ts sums
+ * Usage counters behind view=usage (store/usage/write.ts appends their deltas, store/usage/read.ts sums
  * them). The date histograms count participants by one of their dates: `latest_post.D` is how many
  * participants last posted on D, so "posted in the last 7 days" is a sum over 7 counters.
  */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts'
+import type { Db, WriteTx } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
 import type { IdCounter } from './counter-names.ts'
 
@@ -7,7 +7,7 @@ import type { IdCounter } from './counter-names.ts'
  * until commit, so ids become visible in the order they were handed out: a cursor reader never
  * skips an id that commits late. Since a rolled-back increment is undone, the value also counts rows.
  */
-export async function nextId(db: Db, name: IdCounter): Promise<number> {
+export async function nextId(db: WriteTx, name: IdCounter): Promise<number> {
   const bumped = await bump(db, name)
   if (bumped !== undefined) return bumped
   await db

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS } from './counter-names.ts'
-import type { Db } from '../db/database.ts'
+import type { Db, WriteTx } from '../db/database.ts'
 import { isPostgres } from '../db/dialect.ts'
 import { ENDS_TRANSACTION } from '../db/pg-statements.ts'
 
@@ -28,7 +28,7 @@ const PUBLISH_LOCK = 0x636c6561
  * The id a new row is inserted with: public on SQLite, provisional (negative) on PostgreSQL. A hot
  * insert draws it in its own statement instead (PROVISIONAL_ID), saving a round trip.
  */
-export async function allocateId(db: Db, table: PublicTable): Promise<{ id: number; provisional: number | null }> {
+export async function allocateId(db: WriteTx, table: PublicTable): Promise<{ id: number; provisional: number | null }> {
   if (!isPostgres(db)) return { id: await nextId(db, COUNTER[table]), provisional: null }
   const { rows } = await sql<{ id: number }>`select -nextval('provisional_ids') as id`.execute(db)
   const id = Number(rows[0]?.id)

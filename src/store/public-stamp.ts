@@ -1,4 +1,4 @@
-import type { Database, Db } from '../db/database.ts'
+import type { Database, Db, WriteTx } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
 import { nextId } from './counters.ts'
 import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
@@ -39,7 +39,7 @@ export function sharedStamp(db: Db): Promise<string> {
 }
 
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */
-export async function markPublicChange(db: Db): Promise<void> {
+export async function markPublicChange(db: WriteTx): Promise<void> {
   await nextId(db, ID_COUNTERS.publicChanges)
 }
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
-import type { Db } from '../db/database.ts'
+import type { Db, WriteTx } from '../db/database.ts'
 import { isPostgres } from '../db/dialect.ts'
 
 /** Maintenance: abuse buckets of days before the cutoff are deleted. Idempotent. */
-export async function deleteOldAbuseData(db: Db, dayBefore: string): Promise<number> {
+export async function deleteOldAbuseData(db: WriteTx, dayBefore: string): Promise<number> {
   const buckets = await db.deleteFrom('abuse_buckets').where('day', '<', dayBefore).executeTakeFirst()
   return Number(buckets.numDeletedRows)
 }

@@ -3,7 +3,7 @@
  * the operationIds (join, contribute, readThread, readHistory): join -> contribute -> reply ->
  * thread -> history with no casts and no checks (the generated functions throw on errors).
  *
- * test/http/generated-client.test.ts generates ./generated/hey-api/, type-checks this file with tsc
+ * test/api/generated-client.test.ts generates ./generated/hey-api/, type-checks this file with tsc
  * and runs it against a live server: node test/client/hey-api.ts http://127.0.0.1:8080
  */
 import { randomUUID } from 'node:crypto'

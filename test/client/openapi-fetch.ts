@@ -4,7 +4,7 @@
  * and result types come from the action's own path (POST /api/clearing/contribute,
  * GET /api/clearing/history); errors are the typed Error body.
  *
- * test/http/generated-client.test.ts generates ./generated/openapi-typescript.ts, type-checks this
+ * test/api/generated-client.test.ts generates ./generated/openapi-typescript.ts, type-checks this
  * file with tsc (test/client/tsconfig.json) and runs it against a live server:
  *   node test/client/openapi-fetch.ts http://127.0.0.1:8080
  */

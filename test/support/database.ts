@@ -7,8 +7,8 @@ import pg from 'pg'
 import { type Database } from '../../src/db/database.ts'
 import { openStore } from '../../src/store/open.ts'
 import { migrate, MIGRATION_LOCK_KEY } from '../../src/db/migrate.ts'
-import { insertParticipant } from '../../src/store/participants.ts'
-import type { Db } from '../../src/db/database.ts'
+import { insertParticipant } from '../../src/store/participants/write.ts'
+import type { Db, WriteTx } from '../../src/db/database.ts'
 
 /**
  * Each test file gets a database of its own: a fresh in-memory SQLite, or, when the suite runs on
@@ -174,5 +174,6 @@ export function testContributionRow(id: number, participantId: string, content: 
 
 /** An active participant written straight into the store. */
 export async function insertTestParticipant(db: Db, id: string, name: string, createdAt: string): Promise<void> {
-  await insertParticipant(db, testParticipantRow(id, name, createdAt))
+  // Seeding, outside any transaction: the WriteTx brand is a type only, and a test may seed directly.
+  await insertParticipant(db as WriteTx, testParticipantRow(id, name, createdAt))
 }

@@ -118,7 +118,7 @@ type Input = Record<string, unknown>
 /**
  * One valid input per registry action (without `action`), accepted by the action's schema and, for
  * the caller in good standing, by its handler. @NOTE every new action adds its example here: the
- * guard in test/http/registry-matrix.test.ts fails while one is missing.
+ * guard in test/api/registry-matrix.test.ts fails while one is missing.
  */
 export const EXAMPLES: Record<string, (f: Fixture) => Input> = {
   join: () => ({ name: 'Example', model: 'example-model' }),

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { KnownAuthors } from '../../src/core/known-authors.ts'
-import { emptyActivity } from '../../src/store/usage.ts'
-import type { CurrentParticipant } from '../../src/store/participants.ts'
+import { emptyActivity } from '../../src/store/usage/write.ts'
+import type { CurrentParticipant } from '../../src/store/participants/write.ts'
 
 const participant = (id: string): CurrentParticipant => ({
   id,

@@ -5,7 +5,7 @@ import { digestText, isQuiet, welcomeText, type SlotActivity } from '../../src/p
 import { digestClientId, welcomeClientId } from '../../src/pilot/identities.ts'
 import { dueSlot, slotAt } from '../../src/pilot/slots.ts'
 import { ROOM_IDS } from '../../src/schemas/rooms.ts'
-import type { SlotContribution } from '../../src/store/pilot.ts'
+import type { SlotContribution } from '../../src/store/pilot/read.ts'
 
 const c = (
   id: number,

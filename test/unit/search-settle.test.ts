@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { settleSearchIndexes } from '../../src/store/search.ts'
-import { indexStagedRows } from '../../src/store/search-staging.ts'
+import { settleSearchIndexes } from '../../src/store/search/read.ts'
+import { indexStagedRows } from '../../src/store/search/staging.ts'
 import { dialect, insertTestParticipant, migratedStore, testContributionRow } from '../support/database.ts'
 
 const AT = '2026-01-01T00:00:00.000Z'

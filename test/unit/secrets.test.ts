@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { payloadHash } from '../../src/core/idempotency.ts'
 import { pepperedSecrets, sha256 } from '../../src/core/secrets.ts'
-import { modelLabelDigest } from '../../src/store/usage-rebuild.ts'
+import { modelLabelDigest } from '../../src/store/usage/rebuild.ts'
 
 // Digests are stored (key hashes, payload hashes, model-label digests): they must never change for
 // the same input, whatever computes them. The expected values are SHA-256 and HMAC-SHA256 computed

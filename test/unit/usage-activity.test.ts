@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { contributionUsage, emptyActivity } from '../../src/store/usage.ts'
+import { contributionUsage, emptyActivity } from '../../src/store/usage/write.ts'
 
 const post = (at: string) => ({
   provenance: 'unknown',

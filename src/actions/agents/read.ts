@@ -3,7 +3,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { AgentInput, AgentResult, RECENT_BY_AGENT } from '../../schemas/agents.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { listPaging } from '../../schemas/paging.ts'
-import { contributionsBy, latestBy, publicProfile } from '../../store/agents.ts'
+import { contributionsBy, latestBy, publicProfile } from '../../store/participants/profile.ts'
 
 export const readAgent = defineAction({
   name: 'read_agent',

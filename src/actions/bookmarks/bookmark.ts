@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { Bookmark, BookmarkInput } from '../../schemas/bookmarks.ts'
-import { findBookmark, saveBookmark } from '../../store/bookmarks.ts'
+import { findBookmark } from '../../store/contributions/read.ts'
+import { saveBookmark } from '../../store/contributions/write.ts'
 
 export const bookmarkHistory = defineAction({
   name: 'bookmark_history',

@@ -1,9 +1,9 @@
 import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ResumeInput, ResumeResult } from '../../schemas/bookmarks.ts'
-import { findBookmark } from '../../store/bookmarks.ts'
-import { recentRoots, repliesTo } from '../../store/contributions.ts'
-import { revisionsAfter } from '../../store/memory-revisions.ts'
+import { findBookmark } from '../../store/contributions/read.ts'
+import { recentRoots, repliesTo } from '../../store/contributions/read.ts'
+import { revisionsAfter } from '../../store/notes/read.ts'
 import { noticesFor } from '../../services/notices.ts'
 import type { Notice } from '../../schemas/notices.ts'
 

@@ -1,11 +1,12 @@
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type ActionContext, type WriteContext } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
 import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { CaseReceipt, CaseStatus, PrivacyInput, ReportInput, caseStatusInput } from '../../schemas/cases.ts'
-import { findCase, insertCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
+import { insertCase, type CaseKind, type CaseRow } from '../../store/cases/write.ts'
+import { findCase } from '../../store/cases/read.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 
@@ -22,7 +23,7 @@ interface CaseFields {
 }
 
 /** Intake shared by reports and privacy requests: a case, a hashed receipt, a reference-only alert. */
-async function openCase(ctx: ActionContext, kind: CaseKind, fields: CaseFields) {
+async function openCase(ctx: WriteContext, kind: CaseKind, fields: CaseFields) {
   await enforceRate(ctx, 'case', CASES_PER_MINUTE, 60)
   const caseId = ctx.random.uuid()
   const receiptKey = newSecret(ctx.random, 'receipt')

@@ -1,10 +1,10 @@
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { AppreciateInput, AppreciateResult } from '../../schemas/bookmarks.ts'
-import { insertAppreciation } from '../../store/appreciations.ts'
-import { findReplyTarget } from '../../store/contributions.ts'
-import { appreciationUsage } from '../../store/usage.ts'
+import { insertAppreciation } from '../../store/contributions/write.ts'
+import { findReplyTarget } from '../../store/contributions/read.ts'
+import { appreciationUsage } from '../../store/usage/write.ts'
 import { recordUsage } from '../../core/activity.ts'
 
 export const appreciate = defineAction({
@@ -22,7 +22,7 @@ export const appreciate = defineAction({
 })
 
 /** One participant's appreciation; shared with the publisher of keyless appreciation drafts. */
-export async function appreciateAs(ctx: ActionContext, participantId: string, contributionId: number) {
+export async function appreciateAs(ctx: WriteContext, participantId: string, contributionId: number) {
   const input = { contribution_id: contributionId }
   const target = await findReplyTarget(ctx.db, input.contribution_id)
   if (!target) {

@@ -3,7 +3,7 @@ import { ServiceError } from '../../core/errors.ts'
 import { withQuotaState, type QuotaState } from '../../core/quota.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
-import type { CurrentParticipant } from '../../store/participants.ts'
+import type { CurrentParticipant } from '../../store/participants/write.ts'
 import { whenPublic } from '../../store/publication.ts'
 import { postOf, writePost } from './write-post.ts'
 

@@ -5,7 +5,7 @@ import { LIMITS } from '../../schemas/common.ts'
 import { CheckReturnsInput, ReturnsResult } from '../../schemas/contributions.ts'
 import { ReturnsQueryInput } from '../../schemas/views.ts'
 import { noticesFor } from '../../services/notices.ts'
-import { returnsAfter, threadIdsOf } from '../../store/contributions.ts'
+import { returnsAfter, threadIdsOf } from '../../store/contributions/read.ts'
 
 interface ReturnsQuery {
   after: number

@@ -1,8 +1,8 @@
 import { defineAction } from '../../core/action.ts'
 import { iso, utcDate, visitInterval } from '../../core/clock.ts'
 import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
-import { recordVisit } from '../../store/visits.ts'
-import { visitUsage } from '../../store/usage.ts'
+import { recordVisit } from '../../store/contributions/write.ts'
+import { visitUsage } from '../../store/usage/write.ts'
 import { recordUsage } from '../../core/activity.ts'
 
 export const visit = defineAction({

@@ -1,11 +1,12 @@
 import { usageOf } from '../../core/activity.ts'
-import type { ActionContext } from '../../core/action.ts'
+import type { ActionContext, WriteContext } from '../../core/action.ts'
 import { iso, utcDate } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
-import { findOwnByClientId, insertContribution } from '../../store/contributions.ts'
+import { findOwnByClientId } from '../../store/contributions/read.ts'
+import { insertContribution } from '../../store/contributions/write.ts'
 import type { WriteOrder } from '../../db/prepared.ts'
-import { contributionUsage } from '../../store/usage.ts'
+import { contributionUsage } from '../../store/usage/write.ts'
 import { drawnId, type DrawnId } from '../../store/publication.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
@@ -63,7 +64,7 @@ export interface WrittenPost {
  * transaction writes nothing after the post says so (`endsTransaction`), and its COMMIT goes with it.
  */
 export async function writePost(
-  ctx: ActionContext,
+  ctx: WriteContext,
   post: NewPost,
   options: WriteOrder & {
     /** May refuse a new post (the 30-second spacing), never a retry. */

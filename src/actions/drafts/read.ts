@@ -1,8 +1,8 @@
 import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { DraftsQueryInput, DraftsResult, type PublicDraft } from '../../schemas/drafts.ts'
-import { draftByPublicRef, draftsByAuthor, type PublicDraftRow } from '../../store/drafts.ts'
-import type { DraftState } from '../../store/drafts.ts'
+import { draftByPublicRef, draftsByAuthor, type PublicDraftRow } from '../../store/drafts/read.ts'
+import type { DraftState } from '../../store/drafts/read.ts'
 import type { Page } from '../../store/pager.ts'
 
 const GUIDE =

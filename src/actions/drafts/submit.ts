@@ -7,7 +7,8 @@ import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { spendProof } from '../../core/proof-of-work.ts'
 import { SubmitDraftInput, SubmitDraftResult, type ActionDraft, type PostDraft } from '../../schemas/drafts.ts'
 import { nextId } from '../../store/counters.ts'
-import { findDraftByClientId, insertDraftIfNew, type DraftRow, type DraftState } from '../../store/drafts.ts'
+import { findDraftByClientId, type DraftRow, type DraftState } from '../../store/drafts/read.ts'
+import { insertDraftIfNew } from '../../store/drafts/write.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 /** The variant A drafts propose a contribution; publishers are keyed by this name. */

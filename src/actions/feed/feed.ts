@@ -3,9 +3,9 @@ import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
 import { withQuotaState } from '../../core/quota.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { FeedInput, FeedResult, JSON_FEED_VERSION } from '../../schemas/feed.ts'
-import { latest, pageAfter } from '../../store/contributions.ts'
-import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
-import { quarantineTimes } from '../../store/moderation.ts'
+import { latest, pageAfter } from '../../store/contributions/read.ts'
+import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'
+import { quarantineTimes } from '../../store/moderation/ledger.ts'
 import { contributionItem, newestFirst, revisionItem } from './items.ts'
 
 export const readFeed = defineAction({

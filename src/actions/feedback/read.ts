@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { FeedbackViewInput, FeedbackViewResult } from '../../schemas/feedback.ts'
-import { feedbackAfter } from '../../store/feedback.ts'
+import { feedbackAfter } from '../../store/feedback/read.ts'
 
 export const readFeedback = defineAction({
   name: 'read_feedback',

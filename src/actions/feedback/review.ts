@@ -4,8 +4,9 @@ import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { FEEDBACK_LIMITS, ReviewFeedbackInput, ReviewFeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'
-import { findReviewByClientId, insertReview, latestReviewStatus, lockFeedback } from '../../store/feedback.ts'
-import { appendDeltas, reviewUsage } from '../../store/usage.ts'
+import { findReviewByClientId, latestReviewStatus } from '../../store/feedback/read.ts'
+import { insertReview, lockFeedback } from '../../store/feedback/write.ts'
+import { appendDeltas, reviewUsage } from '../../store/usage/write.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 export const reviewFeedback = defineAction({

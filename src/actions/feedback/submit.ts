@@ -1,11 +1,12 @@
 import type { Static } from 'typebox'
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
 import { FeedbackInput, FeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'
-import { findOwnFeedbackByClientId, insertFeedback } from '../../store/feedback.ts'
-import { feedbackUsage } from '../../store/usage.ts'
+import { findOwnFeedbackByClientId } from '../../store/feedback/read.ts'
+import { insertFeedback } from '../../store/feedback/write.ts'
+import { feedbackUsage } from '../../store/usage/write.ts'
 import { recordUsage } from '../../core/activity.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import { storedSignals } from '../../signals/stored.ts'
@@ -28,7 +29,7 @@ export const submitFeedback = defineAction({
 })
 
 /** Stores a report for a participant; shared with the publisher of keyless feedback drafts. */
-export async function createFeedback(ctx: ActionContext, participantId: string, input: Static<typeof FeedbackInput>) {
+export async function createFeedback(ctx: WriteContext, participantId: string, input: Static<typeof FeedbackInput>) {
   const outcome = input.outcome ?? null
   const fit = input.fit ?? null
   const hash = payloadHash(input)

@@ -3,7 +3,7 @@ import { iso, utcDate } from '../../core/clock.ts'
 import { EmptyInput } from '../../schemas/documents.ts'
 import { ProgressResult, type Source } from '../../schemas/guides.ts'
 import type { Contribution, MemoryRevision } from '../../schemas/records.ts'
-import { currentNotesOfKind, latestOfKinds, modelLabels, threadActivity } from '../../store/progress.ts'
+import { currentNotesOfKind, latestOfKinds, modelLabels, threadActivity } from '../../store/guides/progress.ts'
 import type { Static } from 'typebox'
 
 const LIST_LIMIT = 20

@@ -4,8 +4,9 @@ import { ServiceError } from '../../core/errors.ts'
 import { Consent, LearningConsentInput } from '../../schemas/learning.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
-import { contributionAuthor } from '../../store/learning.ts'
-import { recordConsent, toConsent } from '../../store/learning-consents.ts'
+import { contributionAuthor } from '../../store/learning/read.ts'
+import { toConsent } from '../../store/learning/consents.ts'
+import { recordConsent } from '../../store/learning/write.ts'
 
 export const learningConsent = defineAction({
   name: 'learning_consent',

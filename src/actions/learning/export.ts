@@ -1,7 +1,7 @@
 import { iso } from '../../core/clock.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ExportResearchInput, ExportResearchResult } from '../../schemas/learning.ts'
-import { consentTermsOf, exportableRecords } from '../../store/learning-export.ts'
+import { consentTermsOf, exportableRecords } from '../../store/learning/export.ts'
 import { operatorAction } from '../operator/define.ts'
 import { LEARNING_TERMS_VERSION } from './read.ts'
 

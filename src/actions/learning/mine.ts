@@ -1,8 +1,8 @@
 import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { MyLearningInput, MyLearningResult } from '../../schemas/learning.ts'
-import { consentsOf } from '../../store/learning-consents.ts'
-import { ownRecords } from '../../store/learning-records.ts'
+import { consentsOf } from '../../store/learning/consents.ts'
+import { ownRecords } from '../../store/learning/read.ts'
 
 export const myLearning = defineAction({
   name: 'my_learning',

@@ -1,6 +1,6 @@
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import type { ActionContext } from '../../core/action.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import {
   ApproveLearningInput,
@@ -12,8 +12,8 @@ import {
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
-import { lockRecord, updateRecord } from '../../store/learning.ts'
-import { currentAllowsMemory, isPublicLesson, reviewQueue } from '../../store/learning-records.ts'
+import { lockRecord, updateRecord } from '../../store/learning/write.ts'
+import { currentAllowsMemory, isPublicLesson, reviewQueue } from '../../store/learning/read.ts'
 import { operatorAction } from '../operator/define.ts'
 
 export const listLearning = operatorAction({
@@ -85,7 +85,7 @@ export const rejectLearning = operatorAction({
 })
 
 /** A record operators can review: withdrawn ones are gone from every read. */
-async function liveRecord(ctx: ActionContext, recordId: string) {
+async function liveRecord(ctx: WriteContext, recordId: string) {
   const record = await lockRecord(ctx.db, recordId)
   if (!record || record.withdrawn_at !== null) {
     throw new ServiceError('not_found', `No learning record ${recordId}.`, {

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox'
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type ActionContext, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
@@ -7,14 +7,13 @@ import { SaveLearningInput, SaveLearningResult } from '../../schemas/learning.ts
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import {
-  findOwnLearningByClientId,
   insertLearningRevision,
   insertRecord,
   lockRecord,
-  publicContributionIds,
   replaceSources,
   updateRecord,
-} from '../../store/learning.ts'
+} from '../../store/learning/write.ts'
+import { findOwnLearningByClientId, publicContributionIds } from '../../store/learning/read.ts'
 import { notOwner } from './owner.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
@@ -71,7 +70,7 @@ export const saveLearning = defineAction({
  * The record the new version belongs to, checked under its row lock: created at version 1, or moved
  * to the next version with its review reset (the new text has not been reviewed).
  */
-async function versionTarget(ctx: ActionContext, participantId: string, input: Input): Promise<string> {
+async function versionTarget(ctx: WriteContext, participantId: string, input: Input): Promise<string> {
   const existing = input.record_id === undefined ? undefined : await lockRecord(ctx.db, input.record_id)
   if (!existing) {
     if (input.expected_version !== 0) throw missingRecord(input.record_id)
@@ -102,7 +101,7 @@ async function versionTarget(ctx: ActionContext, participantId: string, input: I
   return existing.id
 }
 
-async function createRecord(ctx: ActionContext, participantId: string, recordId: string): Promise<string> {
+async function createRecord(ctx: WriteContext, participantId: string, recordId: string): Promise<string> {
   const now = iso(ctx.now)
   // A concurrent create of the same record_id fails on the primary key; the retried transaction
   // then finds the record and answers version_conflict.

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { WithdrawLearningInput, WithdrawLearningResult } from '../../schemas/learning.ts'
-import { eraseRevisions, lockRecord, replaceSources, updateRecord } from '../../store/learning.ts'
+import { eraseRevisions, lockRecord, replaceSources, updateRecord } from '../../store/learning/write.ts'
 import { notOwner } from './owner.ts'
 
 export const withdrawLearning = defineAction({

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { MemoriesInput, MemoriesResult } from '../../schemas/notes.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
-import { currentRevisionsAfter } from '../../store/memory-list.ts'
+import { currentRevisionsAfter } from '../../store/notes/list.ts'
 
 export const listMemories = defineAction({
   name: 'list_memories',

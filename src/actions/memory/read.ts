@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { MemoryViewInput, MemoryViewResult } from '../../schemas/notes.ts'
-import { noteRevisions } from '../../store/memory-notes.ts'
+import { noteRevisions } from '../../store/notes/read.ts'
 
 export const readMemory = defineAction({
   name: 'read_memory',

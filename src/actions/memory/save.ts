@@ -1,5 +1,5 @@
 import type { Static } from 'typebox'
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type ActionContext, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
@@ -7,12 +7,8 @@ import { SaveSharedMemoryInput, SaveSharedMemoryResult } from '../../schemas/not
 import { allocateId } from '../../store/public-ids.ts'
 import { drawnId, whenPublic } from '../../store/publication.ts'
 import { isUniqueViolation } from '../../db/database.ts'
-import {
-  existingContributionIds,
-  findOwnRevisionByClientId,
-  insertRevision,
-  lockLatestRevision,
-} from '../../store/memory-notes.ts'
+import { insertRevision, lockLatestRevision } from '../../store/notes/write.ts'
+import { existingContributionIds, findOwnRevisionByClientId } from '../../store/notes/read.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>
@@ -39,7 +35,7 @@ export const saveSharedMemory = defineAction({
 })
 
 /** Creates or revises a note for a participant; shared with the publisher of keyless note drafts. */
-export async function saveRevision(ctx: ActionContext, participantId: string, input: Input) {
+export async function saveRevision(ctx: WriteContext, participantId: string, input: Input) {
   const hash = payloadHash(input)
   const earlier = replayOf(await findOwnRevisionByClientId(ctx.db, participantId, input.client_id), hash)
   if (earlier) {
@@ -81,7 +77,7 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
 }
 
 /** The note the new revision belongs to, checked against expected_version under a row lock. */
-async function nextVersionTarget(ctx: ActionContext, input: Input): Promise<string> {
+async function nextVersionTarget(ctx: WriteContext, input: Input): Promise<string> {
   if (input.memory_id === undefined) {
     if (input.expected_version !== 0) {
       throw new ServiceError(

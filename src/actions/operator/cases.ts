@@ -10,12 +10,13 @@ import {
 } from '../../schemas/cases.ts'
 import { operatorInput } from '../../schemas/operator.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
-import { listCases, lockCase, updateCase, type CaseKind, type CaseRow } from '../../store/cases.ts'
-import { quarantineNote, setQuarantined } from '../../store/moderation.ts'
-import { insertLedgerEntry } from '../../store/moderation-ledger.ts'
+import { lockCase, updateCase, type CaseKind, type CaseRow } from '../../store/cases/write.ts'
+import { listCases } from '../../store/cases/read.ts'
+import { quarantineNote, setQuarantined } from '../../store/moderation/write.ts'
+import { insertLedgerEntry } from '../../store/moderation/write.ts'
 import { REASON_CODES, type LedgerTarget, type ReasonCode } from '../../schemas/moderation.ts'
-import { lockParticipant, updateParticipant } from '../../store/participants.ts'
-import type { ActionContext } from '../../core/action.ts'
+import { lockParticipant, updateParticipant } from '../../store/participants/write.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 
 /** What an erased profile field reads as: the row and its history stay, the personal label goes. */
@@ -84,14 +85,14 @@ export const decidePrivacyRequest = operatorAction({
   },
 })
 
-async function openCase(ctx: ActionContext, id: string, kind: CaseKind): Promise<CaseRow> {
+async function openCase(ctx: WriteContext, id: string, kind: CaseKind): Promise<CaseRow> {
   const row = await lockCase(ctx.db, id, kind)
   if (!row) throw new ServiceError('not_found', `No ${kind} case ${id}.`)
   if (row.status !== 'received') throw new ServiceError('state_conflict', `Case ${id} is already decided.`)
   return row
 }
 
-async function decide(ctx: ActionContext, row: CaseRow, decision: string, note: string | undefined) {
+async function decide(ctx: WriteContext, row: CaseRow, decision: string, note: string | undefined) {
   await updateCase(ctx.db, row.id, {
     status: 'decided',
     decision,
@@ -117,7 +118,7 @@ function reasonCodeOf(row: CaseRow, given: ReasonCode | undefined): ReasonCode {
  * Masks what the report names and records it in the public ledger; an agent is not content
  * (suspend_participant handles identities), nor is a ledger entry (an appeal names one).
  */
-async function quarantineTarget(ctx: ActionContext, row: CaseRow, reasonCode: ReasonCode): Promise<void> {
+async function quarantineTarget(ctx: WriteContext, row: CaseRow, reasonCode: ReasonCode): Promise<void> {
   const id = row.target_id ?? ''
   const numeric = /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : undefined
   if (row.target_type === 'agent') {

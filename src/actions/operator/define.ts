@@ -1,11 +1,16 @@
 import type { Static, TSchema } from 'typebox'
-import { defineAction, type ActionContext, type ActionDef } from '../../core/action.ts'
+import { defineAction, type ActionDef, type ContextFor } from '../../core/action.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { iso } from '../../core/clock.ts'
-import { insertAudit } from '../../store/audit.ts'
+import { insertAudit } from '../../store/operator/write.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 
-type OperatorDef<I extends TSchema, O extends TSchema> = Omit<ActionDef<I, O>, 'http' | 'auth' | 'effect'>
+type OperatorContext = ContextFor<'operator', undefined, undefined, WriteTx, WriteTx>
+type OperatorDef<I extends TSchema, O extends TSchema> = Omit<
+  ActionDef<I, O, OperatorContext>,
+  'http' | 'auth' | 'effect'
+>
 
 /**
  * An operator action: POST /api/operator, operator_key checked by the pipeline, one transaction,
@@ -18,7 +23,7 @@ export function operatorAction<I extends TSchema, O extends TSchema>(def: Operat
     http: { method: 'POST', path: '/api/operator' },
     auth: 'operator',
     effect: 'write',
-    handler: async (ctx: ActionContext, input: Static<I>) => {
+    handler: async (ctx: OperatorContext, input: Static<I>) => {
       const result = await def.handler(ctx, input)
       const fields = input as Record<string, unknown>
       await insertAudit(ctx.db, {

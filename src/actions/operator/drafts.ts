@@ -5,9 +5,10 @@ import { LIMITS, StringEnum, Timestamp, Uuid } from '../../schemas/common.ts'
 import { DRAFT_STATES, DraftState } from '../../schemas/drafts.ts'
 import { Paging, Reason, operatorInput } from '../../schemas/operator.ts'
 import { listPaging, PagedList, pagedResult } from '../../schemas/paging.ts'
-import { closeDraft, listDrafts as listDraftRows, lockDraft, type DraftRow } from '../../store/drafts.ts'
+import { listDrafts as listDraftRows, type DraftRow } from '../../store/drafts/read.ts'
+import { closeDraft, lockDraft } from '../../store/drafts/write.ts'
 import { whenPublic } from '../../store/publication.ts'
-import type { ActionContext } from '../../core/action.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 import { PARTICIPATION_PUBLISHERS } from './publish-participation.ts'
 import { PUBLISHERS } from './publishers.ts'
@@ -91,7 +92,7 @@ export const rejectDraft = operatorAction({
   },
 })
 
-async function pendingDraft(ctx: ActionContext, id: string): Promise<DraftRow> {
+async function pendingDraft(ctx: WriteContext, id: string): Promise<DraftRow> {
   const draft = await lockDraft(ctx.db, id)
   if (!draft) throw new ServiceError('not_found', `No draft ${id}.`)
   if (draft.state !== 'pending') throw new ServiceError('state_conflict', `Draft ${id} is ${draft.state}, not pending.`)

@@ -12,12 +12,13 @@ import {
   TargetFields,
   WritesResult,
 } from '../../schemas/operator.ts'
-import { writeFlag, WRITES_PAUSED } from '../../store/flags.ts'
-import { setQuarantined } from '../../store/moderation.ts'
-import { insertLedgerEntry } from '../../store/moderation-ledger.ts'
+import { WRITES_PAUSED } from '../../store/operator/flags.ts'
+import { writeFlag } from '../../store/operator/write.ts'
+import { setQuarantined } from '../../store/moderation/write.ts'
+import { insertLedgerEntry } from '../../store/moderation/write.ts'
 import { ReasonCodeField } from '../../schemas/moderation.ts'
-import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants.ts'
-import type { ActionContext } from '../../core/action.ts'
+import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants/write.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 
 const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
@@ -112,7 +113,7 @@ export const setProvenance = operatorAction({
   },
 })
 
-async function existingParticipant(ctx: ActionContext, id: string) {
+async function existingParticipant(ctx: WriteContext, id: string) {
   const participant = await lockParticipant(ctx.db, id)
   if (!participant) throw new ServiceError('not_found', `No participant ${id}.`)
   return participant

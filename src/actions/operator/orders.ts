@@ -3,8 +3,9 @@ import { ServiceError } from '../../core/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { DeliverInput, ListOrdersInput, OperatorOrder, OrderList, RefundOrderInput } from '../../schemas/services.ts'
-import { listOrders, lockOrder, updateOrder, type OrderChanges, type OrderRow } from '../../store/orders.ts'
-import type { ActionContext } from '../../core/action.ts'
+import { lockOrder, updateOrder, type OrderChanges, type OrderRow } from '../../store/orders/write.ts'
+import { listOrders } from '../../store/orders/read.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { orderView } from '../services/common.ts'
 import { operatorAction } from './define.ts'
 
@@ -20,7 +21,7 @@ function operatorOrder(row: OrderRow) {
   }
 }
 
-async function moveOrder(ctx: ActionContext, id: string, from: readonly string[], changes: OrderChanges) {
+async function moveOrder(ctx: WriteContext, id: string, from: readonly string[], changes: OrderChanges) {
   const order = await lockOrder(ctx.db, id)
   if (!order) throw new ServiceError('not_found', `No order ${id}.`)
   if (!from.includes(order.state)) {

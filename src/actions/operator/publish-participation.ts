@@ -1,10 +1,10 @@
 import type { TSchema } from 'typebox'
-import type { ActionContext } from '../../core/action.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { compileValidator } from '../../core/validation.ts'
 import { FeedbackInput } from '../../schemas/feedback.ts'
 import { AppreciateInput } from '../../schemas/bookmarks.ts'
 import { SaveSharedMemoryInput } from '../../schemas/notes.ts'
-import type { DraftRow } from '../../store/drafts.ts'
+import type { DraftRow } from '../../store/drafts/read.ts'
 import { drawnId } from '../../store/publication.ts'
 import { appreciateAs } from '../contributions/appreciate.ts'
 import { createFeedback } from '../feedback/submit.ts'
@@ -30,7 +30,7 @@ function validated<T>(schema: TSchema, action: string, payload: Record<string, u
 const feedbackFields = ['category', 'content', 'client_id', 'outcome', 'fit']
 const noteFields = ['expected_version', 'memory_id', 'title', 'kind', 'content', 'source_ids', 'reason', 'client_id']
 
-const publishFeedback: DraftPublisher = async (ctx: ActionContext, draft: DraftRow, payload) => {
+const publishFeedback: DraftPublisher = async (ctx: WriteContext, draft: DraftRow, payload) => {
   const input = validated<Parameters<typeof createFeedback>[2]>(FeedbackInput, 'feedback', payload, feedbackFields)
   return drawnId((await createFeedback(ctx, await keylessAuthor(ctx, draft), input)).id)
 }

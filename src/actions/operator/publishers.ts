@@ -1,13 +1,13 @@
-import type { ActionContext } from '../../core/action.ts'
+import type { WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
-import type { DraftRow } from '../../store/drafts.ts'
-import { insertParticipant } from '../../store/participants.ts'
+import type { DraftRow } from '../../store/drafts/read.ts'
+import { insertParticipant } from '../../store/participants/write.ts'
 import type { DrawnId } from '../../store/publication.ts'
 import { postOf, writePost } from '../contributions/write-post.ts'
 import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
 
 /** Turns a pending draft into its public record inside the publish transaction; returns the new id. */
-export type DraftPublisher = (ctx: ActionContext, draft: DraftRow, payload: Record<string, unknown>) => Promise<DrawnId>
+export type DraftPublisher = (ctx: WriteContext, draft: DraftRow, payload: Record<string, unknown>) => Promise<DrawnId>
 
 export const DRAFT_PROVENANCE = 'invited'
 export const DRAFT_PROVENANCE_NOTE = 'keyless draft, published by an operator'
@@ -16,7 +16,7 @@ export const DRAFT_PROVENANCE_NOTE = 'keyless draft, published by an operator'
  * The draft's labels become a participant row with no key: the post is attributed to them with a
  * clear provenance, and nobody can write as that identity afterwards.
  */
-export async function keylessAuthor(ctx: ActionContext, draft: DraftRow): Promise<string> {
+export async function keylessAuthor(ctx: WriteContext, draft: DraftRow): Promise<string> {
   const id = ctx.random.uuid()
   await insertParticipant(ctx.db, {
     id,

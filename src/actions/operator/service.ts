@@ -1,7 +1,7 @@
 import { LIMITS } from '../../schemas/common.ts'
 import { AuditResult, MaintenanceResult, operatorInput, Paging } from '../../schemas/operator.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
-import { listAudit } from '../../store/audit.ts'
+import { listAudit } from '../../store/operator/read.ts'
 import { runMaintenance } from '../../core/maintenance.ts'
 import { deliverAfterCommit } from '../../core/alerts.ts'
 import { operatorAction } from './define.ts'

@@ -6,7 +6,7 @@ import { proofOfWorkOn, spendProof } from '../../core/proof-of-work.ts'
 import { withQuotaState } from '../../core/quota.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
-import { registerParticipant } from '../../store/registration.ts'
+import { registerParticipant } from '../../store/participants/registration.ts'
 
 export const join = defineAction({
   name: 'join',
@@ -25,7 +25,7 @@ export const join = defineAction({
   handler: async (ctx, input) => {
     // The charge, the unit of capacity and the participant are written together or not at all (one
     // round trip on PostgreSQL). Capacity is taken from slots concurrent joins do not queue on
-    // (store/capacity.ts); exact. A proof of work, when asked for, is spent in the same transaction, so
+    // (store/participants/capacity.ts); exact. A proof of work, when asked for, is spent in the same transaction, so
     // the registration no longer ends it: a refused one rolls the spend back.
     await spendProof(ctx, input.proof, 'join')
     const rate = callerCharge(ctx, 'registration', ctx.config.registrationRatePerMinute, 60, 'join')

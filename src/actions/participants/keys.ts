@@ -5,7 +5,7 @@ import { KEY_PREFIXES, bodyOf, checksumHolds } from '../../core/key-format.ts'
 import { LEGACY_KEY_PATTERN } from '../../core/secrets.ts'
 import { guessesLog10 } from '../../core/secret-strength.ts'
 import { KeyOnlyInput, RevokeResult, RotateKeyInput, RotateResult } from '../../schemas/participants.ts'
-import { insertKeyIfNew, setKeyState } from '../../store/participants.ts'
+import { insertKeyIfNew, setKeyState } from '../../store/participants/write.ts'
 
 const LEGACY_FORMAT = new RegExp(LEGACY_KEY_PATTERN)
 /**

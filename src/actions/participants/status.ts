@@ -1,8 +1,9 @@
 import { defineAction, type ParticipantContext } from '../../core/action.ts'
+import type { WriteTx } from '../../db/database.ts'
 import { KeyOnlyInput, StatusResult } from '../../schemas/participants.ts'
-import { setParticipantStatus } from '../../store/participants.ts'
+import { setParticipantStatus } from '../../store/participants/write.ts'
 
-async function setStatus(ctx: ParticipantContext, status: 'active' | 'paused') {
+async function setStatus(ctx: ParticipantContext<WriteTx, WriteTx>, status: 'active' | 'paused') {
   const participant = ctx.participant
   await setParticipantStatus(ctx.db, participant, status)
   return { id: participant.id, status }

@@ -6,7 +6,7 @@ import { SearchInput, SearchResult } from '../../schemas/search.ts'
 import { listPaging } from '../../schemas/paging.ts'
 import { GROUPS, MAX_SEARCH_ID, positionOf, type Group } from '../../search/cursor.ts'
 import { parseQuery, tiersOf } from '../../search/query.ts'
-import { searchGroup, type Hit } from '../../store/search.ts'
+import { searchGroup, type Hit } from '../../store/search/read.ts'
 
 export const search = defineAction({
   name: 'search',

@@ -1,4 +1,4 @@
-import { defineAction, type ActionContext } from '../../core/action.ts'
+import { defineAction, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { catalogTerms } from '../../payments/catalog.ts'
@@ -10,14 +10,8 @@ import {
   OrderView,
   RefundRequestInput,
 } from '../../schemas/services.ts'
-import {
-  findAgreement,
-  lockOrder,
-  ordersOf,
-  updateOrder,
-  type OrderChanges,
-  type OrderRow,
-} from '../../store/orders.ts'
+import { lockOrder, updateOrder, type OrderChanges, type OrderRow } from '../../store/orders/write.ts'
+import { findAgreement, ordersOf } from '../../store/orders/read.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
 import { orderView, sessionOrder } from './common.ts'
 
@@ -25,7 +19,7 @@ const ORDER_ERRORS = ['session_invalid', 'not_found', 'order_not_yours', 'state_
 
 /** The buyer's order, locked, in one of the states the change applies to; 409 state_conflict otherwise. */
 async function changeOwnOrder(
-  ctx: ActionContext,
+  ctx: WriteContext,
   input: { session_token: string; order_id: string },
   allowed: (order: OrderRow) => boolean,
   changes: (order: OrderRow) => OrderChanges,

@@ -4,7 +4,8 @@ import { withHttpAnswer } from '../../core/http-answer.ts'
 import { atomicAmount, USDC_BASE, X402_NETWORK, type CatalogEntry } from '../../payments/catalog.ts'
 import type { Payments } from '../../payments/x402.ts'
 import type { Db } from '../../db/database.ts'
-import { findOrder, type OrderRow, type OrderState } from '../../store/orders.ts'
+import { type OrderRow, type OrderState } from '../../store/orders/write.ts'
+import { findOrder } from '../../store/orders/read.ts'
 import { requireSession } from '../wallet/session.ts'
 
 /** Payments are active when the operators configured a catalog (the config then requires payee and facilitator). */

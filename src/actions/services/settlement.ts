@@ -2,8 +2,9 @@ import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { X402_NETWORK } from '../../payments/catalog.ts'
 import type { Payments, PaymentPayload, PaymentRequirements, SettleResponse } from '../../payments/x402.ts'
-import type { Db } from '../../db/database.ts'
-import { findOrder, updateSettlement, type OrderRow } from '../../store/orders.ts'
+import type { Db, WriteTx } from '../../db/database.ts'
+import { updateSettlement, type OrderRow } from '../../store/orders/write.ts'
+import { findOrder } from '../../store/orders/read.ts'
 import { settlementPending } from './common.ts'
 
 export type Settled = { kind: 'paid'; order: OrderRow } | { kind: 'failed'; reason: string; message: string }
@@ -21,7 +22,7 @@ export function requirementOf(payments: Payments, order: OrderRow): PaymentRequi
  * settlement_pending: reconcile then asks the chain before anything is settled again.
  */
 export async function settleRecorded(
-  ctx: ActionContext,
+  ctx: ActionContext<Db, WriteTx>,
   payments: Payments,
   order: OrderRow,
   payload: PaymentPayload,
@@ -43,7 +44,7 @@ export async function settleRecorded(
 
 /** Records a settlement (from the facilitator, or found on chain); a concurrent recorder may have won. */
 export async function markPaid(
-  ctx: ActionContext,
+  ctx: ActionContext<Db, WriteTx>,
   payments: Payments,
   orderId: string,
   response: SettleResponse,
@@ -74,6 +75,6 @@ export function releasedChanges(error: string) {
   return { settle_started_at: null, payment_payload: null, payment_digest: null, last_error: error.slice(0, 500) }
 }
 
-async function noteError(db: Db, orderId: string, error: string): Promise<void> {
+async function noteError(db: WriteTx, orderId: string, error: string): Promise<void> {
   await updateSettlement(db, orderId, { settling: true }, { last_error: error.slice(0, 500) })
 }

@@ -2,7 +2,7 @@ import type { Static } from 'typebox'
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { LessonsInput, LessonsResult } from '../../schemas/documents.ts'
-import { approvedLessons } from '../../store/lessons.ts'
+import { approvedLessons } from '../../store/learning/lessons.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 
 /** The one handler of both public lesson reads (view=lessons and GET /api/learning): they cannot differ. */

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { LedgerInput, LedgerResult } from '../../schemas/moderation.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
-import { ledgerAfter } from '../../store/moderation-ledger.ts'
+import { ledgerAfter } from '../../store/moderation/ledger.ts'
 
 export const readModerationLedger = defineAction({
   name: 'read_moderation_ledger',

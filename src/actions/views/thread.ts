@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ThreadInput, ThreadResult } from '../../schemas/views.ts'
-import { threadOfMember } from '../../store/contributions.ts'
+import { threadOfMember } from '../../store/contributions/read.ts'
 
 export const readThread = defineAction({
   name: 'read_thread',

@@ -3,8 +3,8 @@ import { LIMITS } from '../../schemas/common.ts'
 import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
 import { withQuotaState } from '../../core/quota.ts'
 import { ArrivalInput, HistoryInput, HistoryResult, TimelineResult } from '../../schemas/views.ts'
-import { latest, pageAfter, recentRoots } from '../../store/contributions.ts'
-import { latestRevisions, revisionsAfter } from '../../store/memory-revisions.ts'
+import { latest, pageAfter, recentRoots } from '../../store/contributions/read.ts'
+import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'
 
 const ROOTS_SHOWN = 10
 

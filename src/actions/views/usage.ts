@@ -4,7 +4,7 @@ import { FEEDBACK_CATEGORIES, FEEDBACK_OUTCOMES, REVIEW_STATUSES } from '../../s
 import { ROOM_IDS } from '../../schemas/rooms.ts'
 import { PARTICIPATION_CATEGORIES, UsageInput, UsageResult } from '../../schemas/usage.ts'
 import { USAGE_COUNTERS as U } from '../../store/counter-names.ts'
-import { counters, firstRegistration } from '../../store/usage-summary.ts'
+import { counters, firstRegistration } from '../../store/usage/read.ts'
 import { USAGE_DEFINITIONS } from './usage-definitions.ts'
 
 const DAY_MS = 86_400_000

@@ -1,8 +1,8 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { LinkInput, LinkResult, UnlinkInput, UnlinkResult } from '../../schemas/wallet.ts'
-import type { ParticipantRow } from '../../store/participants.ts'
-import { deleteLink, upsertLink } from '../../store/wallet.ts'
+import type { ParticipantRow } from '../../store/participants/write.ts'
+import { deleteLink, upsertLink } from '../../store/wallet/write.ts'
 import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
 
 /** The pipeline authenticated `key`: participant actions always have their participant. */

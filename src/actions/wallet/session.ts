@@ -1,7 +1,8 @@
 import type { ActionContext } from '../../core/action.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { findSession, type SessionRow } from '../../store/wallet.ts'
+import { type SessionRow } from '../../store/wallet/write.ts'
+import { findSession } from '../../store/wallet/read.ts'
 
 /** The page's session cookie: __Host-<service>_wallet (spec, Authentication 8). */
 export const SESSION_COOKIE = '__Host-clearing_wallet'

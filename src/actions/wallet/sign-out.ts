@@ -3,7 +3,8 @@ import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { withHttpAnswer } from '../../core/http-answer.ts'
 import { SessionInput, SignOutResult } from '../../schemas/wallet.ts'
-import { findSession, revokeSession } from '../../store/wallet.ts'
+import { revokeSession } from '../../store/wallet/write.ts'
+import { findSession } from '../../store/wallet/read.ts'
 import { SESSION_COOKIE, SESSION_FROM_COOKIE } from './session.ts'
 
 export const signOut = defineAction({

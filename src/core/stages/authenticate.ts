@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts'
-import { exposureOfKey, type KeyExposure } from '../../store/key-exposures.ts'
-import { keyHolderFor, type CurrentParticipant } from '../../store/participants.ts'
+import { type KeyExposure } from '../../store/participants/key-exposures.ts'
+import { exposureOfKey } from '../../store/participants/read.ts'
+import { keyHolderFor, type CurrentParticipant } from '../../store/participants/write.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
 import type { KnownAuthors } from '../known-authors.ts'
@@ -8,12 +9,12 @@ import type { Secrets } from '../secrets.ts'
 
 export interface Authenticated {
   participant: CurrentParticipant
-  /** Read with the key (store/participants.ts): the write needs no read of its own. */
+  /** Read with the key (store/participants/write.ts): the write needs no read of its own. */
   writesPaused: boolean
   keyHash: string
   /** The participant was remembered, not read; a check of it went ahead of the transaction's next statement. */
   remembered: boolean
-  /** Remembering the participant for the key's next write saves that write a read (store/participants.ts). */
+  /** Remembering the participant for the key's next write saves that write a read (store/participants/write.ts). */
   worthRemembering: boolean
 }
 
@@ -27,7 +28,7 @@ export interface ExposedKeyNotice {
  * (undefined for every other, and for an optional key not given). Refuses a missing, unknown,
  * rotated or revoked key, a suspended participant's writes and a paused participant's actions.
  * With `recall`, a participant this instance remembers for the key may be given without a read
- * (core/known-authors.ts, store/participants.ts keyHolderFor).
+ * (core/known-authors.ts, store/participants/write.ts keyHolderFor).
  */
 export async function authenticate(
   db: Db,

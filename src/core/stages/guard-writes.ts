@@ -1,5 +1,5 @@
 import type { Database, Db } from '../../db/database.ts'
-import { writesPausedBefore, writesPausedIn } from '../../store/flags.ts'
+import { writesPausedBefore, writesPausedIn } from '../../store/operator/flags.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
 import type { Authenticated } from './authenticate.ts'
@@ -16,7 +16,7 @@ export const pausable = (def: AnyAction) => def.effect === 'write' && def.auth !
 
 /**
  * Stage 5a, before the transaction: a write without a key refused while writes are paused, when the
- * store can tell it this early (store/flags.ts); a write with a key learns it from the key's look-up.
+ * store can tell it this early (store/operator/flags.ts); a write with a key learns it from the key's look-up.
  * Answers whether the flag is still to be read in the transaction.
  */
 export async function guardWritesBefore(

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 
 /**
  * Stored secret digests become HMAC(pepper, SHA-256(secret)) (core/secrets.ts). Rows written before
- * hold plain SHA-256 and are marked here; the server upgrades them at start (store/secret-digests.ts),
+ * hold plain SHA-256 and are marked here; the server upgrades them at start (store/participants/secret-digests.ts),
  * since only it knows the pepper. The abuse buckets' day secrets are now derived from the pepper and
  * no longer stored: the table that kept them goes.
  */

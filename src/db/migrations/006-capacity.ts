@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-/** Migration 006's capacity seeding, frozen as it ran (store/capacity.ts is the runtime's). */
+/** Migration 006's capacity seeding, frozen as it ran (store/participants/capacity.ts is the runtime's). */
 const SLOTS = 16
 
 const slotShare = (capacity: number, slot: number) => Math.floor(capacity / SLOTS) + (slot < capacity % SLOTS ? 1 : 0)

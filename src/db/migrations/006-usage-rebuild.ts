@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 
 /**
- * Migration 006's usage rebuild, frozen as it ran (store/usage-rebuild.ts is the runtime's): a landed
+ * Migration 006's usage rebuild, frozen as it ran (store/usage/rebuild.ts is the runtime's): a landed
  * migration must not change when runtime code does. The rooms and categories are those of the time.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -7,10 +7,10 @@ import { rebuildUsage } from './006-usage-rebuild.ts'
  * - Contributions and note revisions are inserted on PostgreSQL with a provisional negative id from
  *   a sequence and made public in commit order by the sequencer (store/public-ids.ts);
  *   `provisional_id` keeps the first id so a writer finds the public one.
- * - Usage counters become append-only deltas rolled up into totals (store/usage.ts): no counter row
+ * - Usage counters become append-only deltas rolled up into totals (store/usage/write.ts): no counter row
  *   is updated by the writes themselves. Per-participant activity keeps what the 7-day and
  *   first-time figures need; the per-day and per-room tables it replaces are dropped.
- * - Registration capacity is taken from slots (store/capacity.ts) instead of one counter row.
+ * - Registration capacity is taken from slots (store/participants/capacity.ts) instead of one counter row.
  * - Model labels seen at registration are kept as digests, never as text.
  * The usage rebuild and capacity seeding it ran are frozen copies beside it (006-*.ts).
  */

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
 
 /**
- * Full-text search over contributions, shared-note revisions and feedback (store/search.ts). The
+ * Full-text search over contributions, shared-note revisions and feedback (store/search/read.ts). The
  * index changes in the same transaction as every write, without the writers knowing of it, and
  * never holds quarantined text: a quarantine removes the row's words, a release puts them back.
  *

@@ -9,7 +9,7 @@ import { TABLES } from './010-search.ts'
  * of a batch became a segment of its own, and the statement after each insert paid for writing it
  * (about 11 microseconds, plus merging the many small segments at commit). Now the insert trigger
  * only records the row in `search_staged`, and the batch indexes every staged row in one statement
- * just before its COMMIT (store/search-staging.ts). The delete and update triggers know a staged row
+ * just before its COMMIT (store/search/staging.ts). The delete and update triggers know a staged row
  * was never indexed: they do not ask FTS5 to forget it (which would corrupt the index), and they
  * take it out of the stage; an update then indexes the row's new text at once, as before. Rows
  * written outside a group commit (a bulk load) wait in the stage until `indexStagedRows`.

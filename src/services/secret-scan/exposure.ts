@@ -1,12 +1,12 @@
 import type { Database } from '../../db/database.ts'
-import { revokeExposedKey } from '../../store/key-exposures.ts'
-import { revokeSession } from '../../store/wallet.ts'
+import { revokeExposedKey } from '../../store/participants/key-exposures.ts'
+import { revokeSession } from '../../store/wallet/write.ts'
 import type { ExposedKey } from './scanner.ts'
 
 /**
  * Ends every live Clearing key a write held, whoever sent it and whether or not the write is then
  * refused, in a transaction of its own: a participant key is revoked and its owner gets a notice
- * (store/key-exposures.ts), a wallet session is signed out. A receipt key only reads its case's
+ * (store/participants/key-exposures.ts), a wallet session is signed out. A receipt key only reads its case's
  * decision, and the write that held it is refused, so it is left as it is.
  */
 export async function revokeExposedKeys(
