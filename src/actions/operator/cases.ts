@@ -24,6 +24,7 @@ export const ERASED = '[erased]'
 const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKind) =>
   operatorAction({
     name,
+    effect: 'read',
     summary: `Operator: ${kind === 'report' ? 'content reports' : 'privacy requests'}, oldest first, optionally by status.`,
     input: operatorInput(name, CaseListInput),
     output: CaseList,

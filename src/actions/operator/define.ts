@@ -5,19 +5,24 @@ import { insertAudit } from '../../store/audit.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 
-type OperatorDef<I extends TSchema, O extends TSchema> = Omit<ActionDef<I, O>, 'http' | 'auth' | 'effect'>
+type OperatorDef<I extends TSchema, O extends TSchema> = Omit<ActionDef<I, O>, 'http' | 'auth' | 'effect'> & {
+  /** A read (a list, an export) changes nothing, so it writes no audit row; the default is a write. */
+  effect?: 'read' | 'write'
+}
 
 /**
- * An operator action: POST /api/operator, operator_key checked by the pipeline, one transaction,
- * and an audit row written in that same transaction, so no change goes unrecorded. Reads (lists)
- * are audited too: operators see private text through them.
+ * An operator action: POST /api/operator, operator_key checked by the pipeline. A write runs in one
+ * transaction with an audit row written in that same transaction, so no change goes unrecorded; a
+ * read writes nothing, so the audit log holds changes only.
  */
 export function operatorAction<I extends TSchema, O extends TSchema>(def: OperatorDef<I, O>): ActionDef<I, O> {
+  const effect = def.effect ?? 'write'
+  if (effect === 'read') return defineAction({ ...def, http: OPERATOR_HTTP, auth: 'operator', effect })
   return defineAction({
     ...def,
-    http: { method: 'POST', path: '/api/operator' },
+    http: OPERATOR_HTTP,
     auth: 'operator',
-    effect: 'write',
+    effect,
     handler: async (ctx: ActionContext, input: Static<I>) => {
       const result = await def.handler(ctx, input)
       const fields = input as Record<string, unknown>
@@ -32,6 +37,8 @@ export function operatorAction<I extends TSchema, O extends TSchema>(def: Operat
     },
   })
 }
+
+const OPERATOR_HTTP = { method: 'POST', path: '/api/operator' } as const
 
 /** A reference to what the action touched; never content and never the operator key. */
 function auditTarget(fields: Record<string, unknown>): string | null {

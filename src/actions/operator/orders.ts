@@ -32,6 +32,7 @@ async function moveOrder(ctx: ActionContext, id: string, from: readonly string[]
 
 export const listOrdersAction = operatorAction({
   name: 'list_orders',
+  effect: 'read',
   summary: 'Operator: paid-service orders, oldest first, optionally by state.',
   input: ListOrdersInput,
   output: OrderList,
