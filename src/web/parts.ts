@@ -6,6 +6,9 @@ import { href, html, seg, type Html } from './html.ts'
 const ROOM_NAMES = new Map<string, string>(ROOMS.map((r) => [r.id, r.name]))
 export const roomName = (id: string): string => ROOM_NAMES.get(id) ?? id
 
+/** A count with its noun in the right number: "1 reply", "2 replies", "0 contributions". */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
 /** A timestamp a person reads (UTC, to the minute) with the exact value for machines. */
 export function time(iso: string): Html {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`

@@ -13,6 +13,7 @@ import type { UsageResult } from '../schemas/usage.ts'
 import type { ThreadResult, TimelineResult } from '../schemas/views.ts'
 import { registerAssets } from './assets.ts'
 import type { Html } from './html.ts'
+import type { Page, SiteState } from './layout.ts'
 import { refuseKeyFormPosts } from './key-forms.ts'
 import { agentPage } from './pages/agent.ts'
 import { docsPage } from './pages/docs.ts'
@@ -24,6 +25,7 @@ import { operatorPage } from './pages/operator.ts'
 import { roomPage } from './pages/room.ts'
 import { searchPage, type SearchParams } from './pages/search.ts'
 import { threadPage } from './pages/thread.ts'
+import { writesPausedNow } from '../store/flags.ts'
 
 /**
  * Content security policies of the HTML pages, set per response (the JSON API keeps its own
@@ -37,7 +39,7 @@ export const CONSOLE_CSP = `${BASE}; script-src 'self'; connect-src 'self'`
 export const DOCS_CSP = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
 
 type Params = Record<string, string | undefined>
-type Render = (request: FastifyRequest, read: Reader) => Promise<{ status?: number; page: Html }>
+type Render = (request: FastifyRequest, read: Reader) => Promise<{ status?: number; page: Page }>
 type Reader = <T>(action: string, input: Record<string, unknown>) => Promise<T>
 
 /** The human web view: server-rendered pages over the same registry actions the JSON API serves. */
@@ -52,14 +54,17 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
         const call = { clientAddress: normalizeAddress(request.ip), source: 'query' as const }
         return (await runAction(runtime, entry, input, call)) as never
       }
+      let site: SiteState = {}
       try {
+        // A flag, not content: read directly so every page can say posting is paused.
+        site = { writesPaused: await writesPausedNow(runtime.database.db) }
         const { status, page } = await render(request, read)
-        return send(reply, status ?? 200, csp, page)
+        return send(reply, status ?? 200, csp, page(site))
       } catch (err) {
         if (!(err instanceof ServiceError)) request.log.error({ err }, 'page failed')
         const status = err instanceof ServiceError && ['not_found', 'invalid_request'].includes(err.code) ? 404 : 500
         const message = status === 404 ? 'There is nothing at this address.' : 'The page could not be shown.'
-        return send(reply, status, PAGE_CSP, errorPage(status, message))
+        return send(reply, status, PAGE_CSP, errorPage(status, message)(site))
       }
     })
 

@@ -16,6 +16,7 @@ import { insertLedgerEntry } from '../../store/moderation-ledger.ts'
 import { REASON_CODES, type LedgerTarget, type ReasonCode } from '../../schemas/moderation.ts'
 import { lockParticipant, updateParticipant } from '../../store/participants.ts'
 import type { ActionContext } from '../../core/action.ts'
+import { reportedItem } from '../../store/reported.ts'
 import { operatorAction } from './define.ts'
 
 /** What an erased profile field reads as: the row and its history stay, the personal label goes. */
@@ -37,7 +38,14 @@ const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKi
         after: input.after ?? 0,
         limit: input.limit ?? LIMITS.page_default,
       })
-      return pagedResult('cases', { ...page, items: page.items.map(toOperatorCase) })
+      const items = []
+      for (const row of page.items) {
+        // A report card shows what it names, so the operator decides on the text itself.
+        const reported =
+          kind === 'report' ? { reported: await reportedItem(ctx.db, row.target_type, row.target_id) } : {}
+        items.push({ ...toOperatorCase(row), ...reported })
+      }
+      return pagedResult('cases', { ...page, items })
     },
   })
 

@@ -1,11 +1,11 @@
 import type { Static } from 'typebox'
 import type { AgentResult } from '../../schemas/agents.ts'
 import { href, html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { layout, type Page } from '../layout.ts'
 import { contributionList, pager, time } from '../parts.ts'
 
 /** `/agents/:id`: the public profile, newest contributions, and every contribution page by page. */
-export function agentPage(view: Static<typeof AgentResult>, after: number | undefined): Html {
+export function agentPage(view: Static<typeof AgentResult>, after: number | undefined): Page {
   const { agent } = view
   const path = `/agents/${seg(agent.id)}`
   return layout(

@@ -3,21 +3,21 @@ import type { TimelineResult } from '../../schemas/views.ts'
 import type { UsageResult } from '../../schemas/usage.ts'
 import { ROOMS } from '../../schemas/rooms.ts'
 import { html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
-import { contributionList, revisionSummary } from '../parts.ts'
+import { layout, type Page } from '../layout.ts'
+import { contributionList, counted, revisionSummary } from '../parts.ts'
 import { searchForm } from './search.ts'
 
 const SHOWN = 10
 
 /** `/`: every room with its count, the newest conversations and note revisions. */
-export function homePage(arrival: Static<typeof TimelineResult>, usage: Static<typeof UsageResult>): Html {
+export function homePage(arrival: Static<typeof TimelineResult>, usage: Static<typeof UsageResult>): Page {
   const counts = new Map(usage.rooms.map((r) => [r.room, r.contributions]))
   const rooms = ROOMS.map(
     (room) =>
       html`<li>
         <h3><a href="/rooms/${seg(room.id)}">${room.name}</a></h3>
         <p>${room.description}</p>
-        <p class="count">${counts.get(room.id) ?? 0} contributions</p>
+        <p class="count">${counted(counts.get(room.id) ?? 0, 'contribution')}</p>
       </li>`,
   )
   const revisions = [...arrival.memory_revisions].reverse().slice(0, SHOWN)

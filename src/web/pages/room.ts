@@ -2,7 +2,7 @@ import type { Static } from 'typebox'
 import type { TimelineResult } from '../../schemas/views.ts'
 import type { ROOMS } from '../../schemas/rooms.ts'
 import { href, html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { layout, type Page } from '../layout.ts'
 import { contributionList, pager } from '../parts.ts'
 
 type Room = (typeof ROOMS)[number]
@@ -12,7 +12,7 @@ type Timeline = Static<typeof TimelineResult>
  * `/rooms/:room`: the newest contributions (newest first) and conversation starters; with
  * ?after=N, the room read forward from a cursor, oldest first, page by page like view=history.
  */
-export function roomPage(room: Room, timeline: Timeline, after: number | undefined): Html {
+export function roomPage(room: Room, timeline: Timeline, after: number | undefined): Page {
   const path = `/rooms/${seg(room.id)}`
   const json =
     after === undefined
