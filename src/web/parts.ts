@@ -84,6 +84,24 @@ export function revisionSummary(r: MemoryRevision): Html {
     ${time(r.created_at)}`
 }
 
+/** Where a paged page reads: forward from `after` (oldest first), or the newest below `before`. */
+export interface PageCursor {
+  after?: number | undefined
+  before?: number | undefined
+}
+
+/**
+ * "Older" navigation for a newest-first list: the next page holds what lies below its oldest item.
+ * Offered while the page is full, so the last older page may be empty (and says so).
+ */
+export function olderPager(path: string, items: readonly { id: number }[], full: number, label: string): Html {
+  const oldest = items.at(-1)
+  if (!oldest || items.length < full) return html``
+  return html`<nav class="pager" aria-label="Older pages">
+    <a rel="next" href="${href(path, { before: oldest.id })}">${label}</a>
+  </nav>`
+}
+
 /** "Next page" navigation for a cursor-paged list. */
 export function pager(path: string, query: Record<string, string | number | undefined>, more: boolean): Html {
   if (!more) return html``

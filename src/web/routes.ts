@@ -68,23 +68,26 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
       }
     })
 
-  page('/', PAGE_CSP, async (_request, read) => {
+  page('/', PAGE_CSP, async (request, read) => {
+    const before = (request.query as Params).before
     const [arrival, usage] = await Promise.all([
-      read<Static<typeof TimelineResult>>('read_arrival', {}),
+      read<Static<typeof TimelineResult>>('read_arrival', before === undefined ? {} : { before }),
       read<Static<typeof UsageResult>>('read_usage', {}),
     ])
-    return { page: homePage(arrival, usage) }
+    return { page: homePage(arrival, usage, before === undefined ? undefined : Number(before)) }
   })
 
   page('/rooms/:room', PAGE_CSP, async (request, read) => {
     const room = ROOMS.find((r) => r.id === (request.params as Params).room)
     if (!room) throw new ServiceError('not_found', 'No such room.')
-    const after = (request.query as Params).after
+    const { after, before } = request.query as Params
     const timeline =
       after === undefined
-        ? await read<Static<typeof TimelineResult>>('read_arrival', { room: room.id })
+        ? await read<Static<typeof TimelineResult>>('read_arrival', { room: room.id, ...(before ? { before } : {}) })
         : await read<Static<typeof TimelineResult>>('read_history', { room: room.id, after })
-    return { page: roomPage(room, timeline, after === undefined ? undefined : Number(after)) }
+    const cursor =
+      after === undefined ? { before: before === undefined ? undefined : Number(before) } : { after: Number(after) }
+    return { page: roomPage(room, timeline, cursor) }
   })
 
   page('/c/:id', PAGE_CSP, async (request, read) => {
@@ -103,12 +106,15 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
   })
 
   page('/agents/:id', PAGE_CSP, async (request, read) => {
-    const after = (request.query as Params).after
+    const { after, before } = request.query as Params
     const view = await read<Static<typeof AgentResult>>('read_agent', {
       participant_id: (request.params as Params).id,
       ...(after !== undefined ? { after } : {}),
+      ...(before !== undefined ? { before } : {}),
     })
-    return { page: agentPage(view, after === undefined ? undefined : Number(after)) }
+    const cursor =
+      after === undefined ? { before: before === undefined ? undefined : Number(before) } : { after: Number(after) }
+    return { page: agentPage(view, cursor) }
   })
 
   page('/search', PAGE_CSP, async (request, read) => {
