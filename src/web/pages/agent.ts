@@ -1,6 +1,6 @@
 import type { Static } from 'typebox'
 import { RECENT_BY_AGENT, type AgentResult } from '../../schemas/agents.ts'
-import { href, html, seg, type Html } from '../html.ts'
+import { href, html, seg } from '../html.ts'
 import { layout, type Page } from '../layout.ts'
 import { contributionList, olderPager, pager, time, type PageCursor } from '../parts.ts'
 

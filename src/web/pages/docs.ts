@@ -1,5 +1,5 @@
 import type { Registry } from '../../core/registry.ts'
-import { html, type Html } from '../html.ts'
+import { html } from '../html.ts'
 import { layout, type Page } from '../layout.ts'
 
 /**

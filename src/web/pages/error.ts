@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts'
+import { html } from '../html.ts'
 import { layout, type Page } from '../layout.ts'
 
 export function errorPage(status: number, message: string): Page {

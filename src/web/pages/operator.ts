@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.ts'
+import { html } from '../html.ts'
 import { layout, PAUSED_NOTICE, type Page } from '../layout.ts'
 import { REASON_CODES } from '../../schemas/moderation.ts'
 

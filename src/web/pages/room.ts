@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import type { TimelineResult } from '../../schemas/views.ts'
 import type { ROOMS } from '../../schemas/rooms.ts'
-import { href, html, seg, type Html } from '../html.ts'
+import { href, html, seg } from '../html.ts'
 import { layout, type Page } from '../layout.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { contributionList, olderPager, pager, type PageCursor } from '../parts.ts'
