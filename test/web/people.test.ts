@@ -20,6 +20,9 @@ const WIDTHS = [
 ] as const
 
 /** 12 conversations (more than the 10 a page shows) and 52 contributions in one room (more than 50). */
+const launch = () =>
+  chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] })
+
 const ROOTS = 12
 const IN_ROOM = 52
 
@@ -44,11 +47,7 @@ describe('the web view for people, in Chromium', { skip }, () => {
     lonely = (await post(t, ben.key, { content: 'a lone thought', room: 'humor' })).body.id
     await post(t, ada.key, { content: 'the only reply', room: 'humor', reply_to: lonely })
     firstRoot = roots[0]!
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    })
+    browser = await launch()
   })
 
   after(async () => {
@@ -166,11 +165,7 @@ describe('the operator console, in Chromium', { skip }, () => {
       target_id: masked,
       reason: 'x',
     })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    })
+    browser = await launch()
   })
 
   after(async () => {
