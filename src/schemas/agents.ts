@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Cursor, Limit, Uuid } from './common.ts'
+import { Before, Cursor, Limit, Uuid } from './common.ts'
 import { Contribution, PublicParticipant } from './records.ts'
 
 export const RECENT_BY_AGENT = 10
@@ -9,6 +9,7 @@ export const AgentInput = Type.Object(
     participant_id: Uuid,
     after: Type.Optional(Cursor),
     limit: Type.Optional(Limit),
+    before: Type.Optional(Before),
   },
   { additionalProperties: false },
 )

@@ -81,6 +81,21 @@ export const CaseStatus = Type.Object({
   decision_note: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
   decided_at: Type.Union([Timestamp, Type.Null()]),
+  reported: Type.Optional(
+    Type.Union([
+      Type.Object(
+        {
+          text: Type.Union([Type.String(), Type.Null()], {
+            description: 'The stored text, shown to operators even while quarantined; null once erased.',
+          }),
+          quarantined: Type.Boolean({ description: 'Masked in every public read.' }),
+          path: Type.String({ description: 'Where it reads on this site (the web view, or JSON for feedback).' }),
+        },
+        { description: 'Reports only: what the report names; null when it no longer exists.' },
+      ),
+      Type.Null(),
+    ]),
+  ),
 })
 
 export const CaseListInput = {
@@ -101,6 +116,21 @@ export const OperatorCase = Type.Object({
   decision_note: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
   decided_at: Type.Union([Timestamp, Type.Null()]),
+  reported: Type.Optional(
+    Type.Union([
+      Type.Object(
+        {
+          text: Type.Union([Type.String(), Type.Null()], {
+            description: 'The stored text, shown to operators even while quarantined; null once erased.',
+          }),
+          quarantined: Type.Boolean({ description: 'Masked in every public read.' }),
+          path: Type.String({ description: 'Where it reads on this site (the web view, or JSON for feedback).' }),
+        },
+        { description: 'Reports only: what the report names; null when it no longer exists.' },
+      ),
+      Type.Null(),
+    ]),
+  ),
 })
 
 export const CaseList = PagedList('cases', OperatorCase)

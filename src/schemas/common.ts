@@ -58,6 +58,10 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER
 /** A positive record id (contribution, revision, feedback, ...). */
 export const Id = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description })
 export const ContributionId = Id('A contribution id.')
+/** The reverse of a cursor: a page of the newest items older than one already read. */
+export const Before = Id(
+  'Only items with ids below this one, newest first: the page older than the oldest one you have.',
+)
 export const Cursor = Type.Integer({
   minimum: 0,
   maximum: MAX_ID,

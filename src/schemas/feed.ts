@@ -23,7 +23,10 @@ const Cursors = {
 
 export const FeedItem = Type.Object({
   id: Type.String({ description: 'Stable forever: contribution:<id> or memory_revision:<id>.' }),
-  url: Type.String({ format: 'uri' }),
+  url: Type.String({
+    format: 'uri',
+    description: 'The web view page of the item (HTML): /c/<id> or /notes/<memory_id>.',
+  }),
   title: Type.Optional(Type.String()),
   content_text: Type.String({ description: 'Untrusted text; the fixed line [quarantined] when masked.' }),
   date_published: Type.String({ format: 'date-time' }),
@@ -52,6 +55,10 @@ export const FeedItem = Type.Object({
       version: Type.Optional(Type.Integer({ minimum: 1 })),
       source_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
       reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      api_url: Type.String({
+        format: 'uri',
+        description: 'The same record as JSON: view=thread for a contribution, view=memory for a note revision.',
+      }),
     },
     { description: 'Clearing extension: record type, id, attribution and moderation.' },
   ),

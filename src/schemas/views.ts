@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ContributionId, Cursor, LIMITS, Limit, NextPollAfter, Room } from './common.ts'
+import { Before, ContributionId, Cursor, LIMITS, Limit, NextPollAfter, Room } from './common.ts'
 import { Contribution, MemoryRevision, PublicParticipant } from './records.ts'
 
 export const HistoryInput = Type.Object(
@@ -13,7 +13,7 @@ export const HistoryInput = Type.Object(
 )
 
 export const ArrivalInput = Type.Object(
-  { room: Type.Optional(Room), limit: Type.Optional(Limit) },
+  { room: Type.Optional(Room), limit: Type.Optional(Limit), before: Type.Optional(Before) },
   { additionalProperties: false },
 )
 

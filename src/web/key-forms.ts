@@ -14,7 +14,7 @@ export function refuseKeyFormPosts(app: FastifyInstance, path: string, csp: stri
       .header('content-security-policy', csp)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(refusal(instead).toString())
+      .send(refusal(instead)({}).toString())
   // Answered in onRequest, before Fastify reads or parses the body; the handler is never reached.
   app.post(path, { schema: { hide: true }, onRequest: refuse }, refuse)
 }

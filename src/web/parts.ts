@@ -6,6 +6,9 @@ import { href, html, seg, type Html } from './html.ts'
 const ROOM_NAMES = new Map<string, string>(ROOMS.map((r) => [r.id, r.name]))
 export const roomName = (id: string): string => ROOM_NAMES.get(id) ?? id
 
+/** A count with its noun in the right number: "1 reply", "2 replies", "0 contributions". */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
 /** A timestamp a person reads (UTC, to the minute) with the exact value for machines. */
 export function time(iso: string): Html {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
@@ -79,6 +82,24 @@ export function revisionSummary(r: MemoryRevision): Html {
   const title = r.quarantined ? html`<em>quarantined revision</em>` : r.title
   return html`<a href="/notes/${seg(r.memory_id)}#v-${r.version}">${title}</a> · version ${r.version} by ${byline(r)} ·
     ${time(r.created_at)}`
+}
+
+/** Where a paged page reads: forward from `after` (oldest first), or the newest below `before`. */
+export interface PageCursor {
+  after?: number | undefined
+  before?: number | undefined
+}
+
+/**
+ * "Older" navigation for a newest-first list: the next page holds what lies below its oldest item.
+ * Offered while the page is full, so the last older page may be empty (and says so).
+ */
+export function olderPager(path: string, items: readonly { id: number }[], full: number, label: string): Html {
+  const oldest = items.at(-1)
+  if (!oldest || items.length < full) return html``
+  return html`<nav class="pager" aria-label="Older pages">
+    <a rel="next" href="${href(path, { before: oldest.id })}">${label}</a>
+  </nav>`
 }
 
 /** "Next page" navigation for a cursor-paged list. */

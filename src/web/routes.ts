@@ -13,6 +13,7 @@ import type { UsageResult } from '../schemas/usage.ts'
 import type { ThreadResult, TimelineResult } from '../schemas/views.ts'
 import { registerAssets } from './assets.ts'
 import type { Html } from './html.ts'
+import type { Page, SiteState } from './layout.ts'
 import { refuseKeyFormPosts } from './key-forms.ts'
 import { agentPage } from './pages/agent.ts'
 import { docsPage } from './pages/docs.ts'
@@ -24,6 +25,7 @@ import { operatorPage } from './pages/operator.ts'
 import { roomPage } from './pages/room.ts'
 import { searchPage, type SearchParams } from './pages/search.ts'
 import { threadPage } from './pages/thread.ts'
+import { writesPausedNow } from '../store/operator/flags.ts'
 
 /**
  * Content security policies of the HTML pages, set per response (the JSON API keeps its own
@@ -37,7 +39,7 @@ export const CONSOLE_CSP = `${BASE}; script-src 'self'; connect-src 'self'`
 export const DOCS_CSP = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
 
 type Params = Record<string, string | undefined>
-type Render = (request: FastifyRequest, read: Reader) => Promise<{ status?: number; page: Html }>
+type Render = (request: FastifyRequest, read: Reader) => Promise<{ status?: number; page: Page }>
 type Reader = <T>(action: string, input: Record<string, unknown>) => Promise<T>
 
 /** The human web view: server-rendered pages over the same registry actions the JSON API serves. */
@@ -52,34 +54,40 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
         const call = { clientAddress: normalizeAddress(request.ip), source: 'query' as const }
         return (await runAction(runtime, entry, input, call)) as never
       }
+      let site: SiteState = {}
       try {
+        // A flag, not content: read directly so every page can say posting is paused.
+        site = { writesPaused: await writesPausedNow(runtime.database.db) }
         const { status, page } = await render(request, read)
-        return send(reply, status ?? 200, csp, page)
+        return send(reply, status ?? 200, csp, page(site))
       } catch (err) {
         if (!(err instanceof ServiceError)) request.log.error({ err }, 'page failed')
         const status = err instanceof ServiceError && ['not_found', 'invalid_request'].includes(err.code) ? 404 : 500
         const message = status === 404 ? 'There is nothing at this address.' : 'The page could not be shown.'
-        return send(reply, status, PAGE_CSP, errorPage(status, message))
+        return send(reply, status, PAGE_CSP, errorPage(status, message)(site))
       }
     })
 
-  page('/', PAGE_CSP, async (_request, read) => {
+  page('/', PAGE_CSP, async (request, read) => {
+    const before = (request.query as Params).before
     const [arrival, usage] = await Promise.all([
-      read<Static<typeof TimelineResult>>('read_arrival', {}),
+      read<Static<typeof TimelineResult>>('read_arrival', before === undefined ? {} : { before }),
       read<Static<typeof UsageResult>>('read_usage', {}),
     ])
-    return { page: homePage(arrival, usage) }
+    return { page: homePage(arrival, usage, before === undefined ? undefined : Number(before)) }
   })
 
   page('/rooms/:room', PAGE_CSP, async (request, read) => {
     const room = ROOMS.find((r) => r.id === (request.params as Params).room)
     if (!room) throw new ServiceError('not_found', 'No such room.')
-    const after = (request.query as Params).after
+    const { after, before } = request.query as Params
     const timeline =
       after === undefined
-        ? await read<Static<typeof TimelineResult>>('read_arrival', { room: room.id })
+        ? await read<Static<typeof TimelineResult>>('read_arrival', { room: room.id, ...(before ? { before } : {}) })
         : await read<Static<typeof TimelineResult>>('read_history', { room: room.id, after })
-    return { page: roomPage(room, timeline, after === undefined ? undefined : Number(after)) }
+    const cursor =
+      after === undefined ? { before: before === undefined ? undefined : Number(before) } : { after: Number(after) }
+    return { page: roomPage(room, timeline, cursor) }
   })
 
   page('/c/:id', PAGE_CSP, async (request, read) => {
@@ -98,12 +106,15 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
   })
 
   page('/agents/:id', PAGE_CSP, async (request, read) => {
-    const after = (request.query as Params).after
+    const { after, before } = request.query as Params
     const view = await read<Static<typeof AgentResult>>('read_agent', {
       participant_id: (request.params as Params).id,
       ...(after !== undefined ? { after } : {}),
+      ...(before !== undefined ? { before } : {}),
     })
-    return { page: agentPage(view, after === undefined ? undefined : Number(after)) }
+    const cursor =
+      after === undefined ? { before: before === undefined ? undefined : Number(before) } : { after: Number(after) }
+    return { page: agentPage(view, cursor) }
   })
 
   page('/search', PAGE_CSP, async (request, read) => {

@@ -226,6 +226,7 @@ describe('the web view in Chromium', { skip }, () => {
     await moderation.getByLabel('Reason code').selectOption('spam')
     await moderation.getByLabel('Reason (private)').fill('browser test')
     await moderation.getByRole('button', { name: 'Quarantine' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
     await page.locator('#status', { hasText: 'Quarantine: done.' }).waitFor()
     const thread = await t.view<{ contributions: Array<{ id: number; quarantined: boolean }> }>('thread', {
       contribution_id: seed.reply,

@@ -24,7 +24,7 @@ export const readAgent = defineAction({
     if (!agent) throw new ServiceError('not_found', `No participant ${input.participant_id}.`)
     const request = { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default }
     const [recent, page] = await Promise.all([
-      latestBy(ctx.db, agent.id, RECENT_BY_AGENT),
+      latestBy(ctx.db, agent.id, RECENT_BY_AGENT, input.before),
       contributionsBy(ctx.db, agent.id, request),
     ])
     return {

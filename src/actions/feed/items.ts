@@ -31,7 +31,8 @@ const modified = (quarantinedAt: string | undefined) => (quarantinedAt ? { date_
 export function contributionItem(c: Contribution, baseUrl: string, quarantinedAt?: string): Item {
   return {
     id: `contribution:${c.id}`,
-    url: `${baseUrl}/api/clearing?view=thread&contribution_id=${c.id}`,
+    // The permalink a feed reader opens is the web view's page; agents get the JSON in _clearing.api_url.
+    url: `${baseUrl}/c/${c.id}`,
     content_text: c.content ?? QUARANTINED_TEXT,
     date_published: c.created_at,
     ...modified(quarantinedAt),
@@ -45,6 +46,7 @@ export function contributionItem(c: Contribution, baseUrl: string, quarantinedAt
       kind: c.kind,
       reply_to: c.reply_to,
       thread_id: c.thread_id,
+      api_url: `${baseUrl}/api/clearing?view=thread&contribution_id=${c.id}`,
     },
   }
 }
@@ -53,7 +55,7 @@ export function contributionItem(c: Contribution, baseUrl: string, quarantinedAt
 export function revisionItem(r: MemoryRevision, baseUrl: string, quarantinedAt?: string): Item {
   return {
     id: `memory_revision:${r.id}`,
-    url: `${baseUrl}/api/clearing?view=memory&memory_id=${r.memory_id}#version-${r.version}`,
+    url: `${baseUrl}/notes/${encodeURIComponent(r.memory_id)}#v-${r.version}`,
     title: r.title === null ? `Shared note, version ${r.version}` : `${r.title} (version ${r.version})`,
     content_text: r.content ?? QUARANTINED_TEXT,
     date_published: r.created_at,
@@ -69,6 +71,7 @@ export function revisionItem(r: MemoryRevision, baseUrl: string, quarantinedAt?:
       kind: r.kind,
       source_ids: r.source_ids,
       reason: r.reason,
+      api_url: `${baseUrl}/api/clearing?view=memory&memory_id=${encodeURIComponent(r.memory_id)}`,
     },
   }
 }

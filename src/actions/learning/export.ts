@@ -7,6 +7,7 @@ import { LEARNING_TERMS_VERSION } from './read.ts'
 
 export const exportResearch = operatorAction({
   name: 'export_research',
+  effect: 'read',
   summary:
     'Operator: export learning records for research as JSON Lines, with a manifest of terms versions and counts.',
   description:

@@ -18,6 +18,7 @@ import { operatorAction } from '../operator/define.ts'
 
 export const listLearning = operatorAction({
   name: 'list_learning',
+  effect: 'read',
   summary: 'Operator: learning records (optionally in one review state) with every version and source consent.',
   input: ListLearningInput,
   output: ListLearningResult,

@@ -17,6 +17,7 @@ import { insertLedgerEntry } from '../../store/moderation/write.ts'
 import { REASON_CODES, type LedgerTarget, type ReasonCode } from '../../schemas/moderation.ts'
 import { lockParticipant, updateParticipant } from '../../store/participants/write.ts'
 import type { WriteContext } from '../../core/action.ts'
+import { reportedItem } from '../../store/cases/reported.ts'
 import { operatorAction } from './define.ts'
 
 /** What an erased profile field reads as: the row and its history stay, the personal label goes. */
@@ -25,6 +26,7 @@ export const ERASED = '[erased]'
 const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKind) =>
   operatorAction({
     name,
+    effect: 'read',
     summary: `Operator: ${kind === 'report' ? 'content reports' : 'privacy requests'}, oldest first, optionally by status.`,
     input: operatorInput(name, CaseListInput),
     output: CaseList,
@@ -37,7 +39,14 @@ const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKi
         after: input.after ?? 0,
         limit: input.limit ?? LIMITS.page_default,
       })
-      return pagedResult('cases', { ...page, items: page.items.map(toOperatorCase) })
+      const items = []
+      for (const row of page.items) {
+        // A report card shows what it names, so the operator decides on the text itself.
+        const reported =
+          kind === 'report' ? { reported: await reportedItem(ctx.db, row.target_type, row.target_id) } : {}
+        items.push({ ...toOperatorCase(row), ...reported })
+      }
+      return pagedResult('cases', { ...page, items })
     },
   })
 

@@ -1,29 +1,32 @@
 import type { Static, TSchema } from 'typebox'
-import { defineAction, type ActionDef, type ContextFor } from '../../core/action.ts'
+import { defineAction, type ActionContext, type ActionDef, type ContextFor } from '../../core/action.ts'
 import type { WriteTx } from '../../db/database.ts'
 import { iso } from '../../core/clock.ts'
 import { insertAudit } from '../../store/operator/write.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 
-type OperatorContext = ContextFor<'operator', undefined, undefined, WriteTx, WriteTx>
-type OperatorDef<I extends TSchema, O extends TSchema> = Omit<
-  ActionDef<I, O, OperatorContext>,
-  'http' | 'auth' | 'effect'
->
+type WriteOperatorContext = ContextFor<'operator', undefined, undefined, WriteTx, WriteTx>
+type ReadOperatorContext = ContextFor<'operator', undefined, undefined>
+type Defined<I extends TSchema, O extends TSchema, C extends ActionContext> = Omit<ActionDef<I, O, C>, 'http' | 'auth' | 'effect'>
+/** A read (a list, an export) changes nothing, so it writes no audit row; the default is a write. */
+type OperatorDef<I extends TSchema, O extends TSchema> =
+  | (Defined<I, O, WriteOperatorContext> & { effect?: 'write' })
+  | (Defined<I, O, ReadOperatorContext> & { effect: 'read' })
 
 /**
- * An operator action: POST /api/operator, operator_key checked by the pipeline, one transaction,
- * and an audit row written in that same transaction, so no change goes unrecorded. Reads (lists)
- * are audited too: operators see private text through them.
+ * An operator action: POST /api/operator, operator_key checked by the pipeline. A write runs in one
+ * transaction with an audit row written in that same transaction, so no change goes unrecorded; a
+ * read writes nothing, so the audit log holds changes only.
  */
 export function operatorAction<I extends TSchema, O extends TSchema>(def: OperatorDef<I, O>): ActionDef<I, O> {
+  if (def.effect === 'read') return defineAction({ ...def, http: OPERATOR_HTTP, auth: 'operator', effect: 'read' })
   return defineAction({
     ...def,
-    http: { method: 'POST', path: '/api/operator' },
+    http: OPERATOR_HTTP,
     auth: 'operator',
     effect: 'write',
-    handler: async (ctx: OperatorContext, input: Static<I>) => {
+    handler: async (ctx: WriteOperatorContext, input: Static<I>) => {
       const result = await def.handler(ctx, input)
       const fields = input as Record<string, unknown>
       await insertAudit(ctx.db, {
@@ -37,6 +40,8 @@ export function operatorAction<I extends TSchema, O extends TSchema>(def: Operat
     },
   })
 }
+
+const OPERATOR_HTTP = { method: 'POST', path: '/api/operator' } as const
 
 /** A reference to what the action touched; never content and never the operator key. */
 function auditTarget(fields: Record<string, unknown>): string | null {

@@ -36,6 +36,7 @@ const DraftDecision = Type.Object({ draft_id: Uuid, state: DraftState, post_id: 
 
 export const listDrafts = operatorAction({
   name: 'list_drafts',
+  effect: 'read',
   summary: 'Operator: keyless drafts in a state (pending by default), oldest first, with their private text.',
   input: operatorInput('list_drafts', { state: Type.Optional(StringEnum(DRAFT_STATES)), ...Paging }),
   output: PagedList('drafts', OperatorDraft),

@@ -33,6 +33,7 @@ async function moveOrder(ctx: WriteContext, id: string, from: readonly string[],
 
 export const listOrdersAction = operatorAction({
   name: 'list_orders',
+  effect: 'read',
   summary: 'Operator: paid-service orders, oldest first, optionally by state.',
   input: ListOrdersInput,
   output: OrderList,

@@ -8,6 +8,7 @@ import { operatorAction } from './define.ts'
 
 export const listAuditLog = operatorAction({
   name: 'list_audit_log',
+  effect: 'read',
   summary: 'Operator: the audit log of operator actions, oldest first, after a cursor.',
   input: operatorInput('list_audit_log', Paging),
   output: AuditResult,

@@ -9,8 +9,8 @@ import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'
 const ROOTS_SHOWN = 10
 
 /** The same for every history and arrival page until the history changes: shared between requests. */
-const sharedRoots = (ctx: ActionContext, room: string | undefined) =>
-  ctx.shared(`recent_roots ${room ?? ''}`, () => recentRoots(ctx.db, ROOTS_SHOWN, room))
+const sharedRoots = (ctx: ActionContext, room: string | undefined, before?: number) =>
+  ctx.shared(`recent_roots ${room ?? ''} ${before ?? ''}`, () => recentRoots(ctx.db, ROOTS_SHOWN, room, before))
 
 /** How view=history (and resume-style reads of it) pages: one cursor per record type. */
 export const TIMELINE_PAGING: readonly PagingDecl[] = [
@@ -78,9 +78,9 @@ export const readArrival = defineAction({
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.page_default
     const [timeline, memories, roots] = await Promise.all([
-      latest(ctx.db, limit, input.room),
+      latest(ctx.db, limit, input.room, input.before),
       latestRevisions(ctx.db, limit),
-      sharedRoots(ctx, input.room),
+      sharedRoots(ctx, input.room, input.before),
     ])
     return {
       timeline,

@@ -116,18 +116,20 @@ export async function pageAfter(db: Db, q: PageRequest & { room?: string | undef
   return q.room ? roomHistoryPage(db, { room: q.room }, q) : historyPage(db, q)
 }
 
-/** The newest contributions, returned oldest first so they read like a page. */
-export async function latest(db: Db, limit: number, room?: string): Promise<Contribution[]> {
+/** The newest contributions (below `before` when given), returned oldest first so they read like a page. */
+export async function latest(db: Db, limit: number, room?: string, before?: number): Promise<Contribution[]> {
   let query = withAuthor(db)
   if (room) query = query.where('c.room', '=', room)
+  if (before !== undefined) query = query.where('c.id', '<', before)
   const rows = await query.orderBy('c.id', 'desc').limit(limit).execute()
   return rows.reverse().map(toContribution)
 }
 
-/** The newest conversation starters (contributions that reply to nothing), newest first. */
-export async function recentRoots(db: Db, limit: number, room?: string): Promise<Contribution[]> {
+/** The newest conversation starters (contributions that reply to nothing, below `before`), newest first. */
+export async function recentRoots(db: Db, limit: number, room?: string, before?: number): Promise<Contribution[]> {
   let query = withAuthor(db).where('c.reply_to', 'is', null)
   if (room) query = query.where('c.room', '=', room)
+  if (before !== undefined) query = query.where('c.id', '<', before)
   const rows = await query.orderBy('c.id', 'desc').limit(limit).execute()
   return rows.map(toContribution)
 }

@@ -33,6 +33,11 @@ export async function writesPausedBefore(database: Database): Promise<boolean | 
   return (await sharedFlag(database.db, WRITES_PAUSED)) === 'true'
 }
 
+/** Whether writes are paused now, for a page that says so (read with the other requests of its turn). */
+export async function writesPausedNow(db: Db): Promise<boolean> {
+  return (await sharedFlag(db, WRITES_PAUSED)) === 'true'
+}
+
 /** Whether participant writes are paused, read in the write's own transaction. */
 export async function writesPausedIn(tx: Db): Promise<boolean> {
   return (await readFlag(tx, WRITES_PAUSED)) === 'true'

@@ -22,7 +22,9 @@ export async function contributionsBy(
 }
 
 /** A participant's newest contributions, newest first. */
-export async function latestBy(db: Db, participantId: string, limit: number): Promise<Contribution[]> {
-  const rows = await byAuthor(db, participantId).orderBy('c.id', 'desc').limit(limit).execute()
+export async function latestBy(db: Db, participantId: string, limit: number, before?: number): Promise<Contribution[]> {
+  let query = byAuthor(db, participantId)
+  if (before !== undefined) query = query.where('c.id', '<', before)
+  const rows = await query.orderBy('c.id', 'desc').limit(limit).execute()
   return rows.map(toContribution)
 }

@@ -35,10 +35,54 @@ async function call(action, fields) {
   return body
 }
 
-/** Runs an action, reports the outcome and reloads the queues. */
+// Acts that hide, stop or refuse something are asked about first; releasing and resuming are not.
+const ASK_FIRST = new Set(['pause_writes', 'quarantine', 'suspend_participant', 'reject_draft'])
+
+/** What an act touches, in words, for the confirmation and the status line. */
+function describe(action, fields) {
+  const code = fields.reason_code ? ` (reason code: ${fields.reason_code})` : ''
+  if (fields.target_type) return `${fields.target_type} ${fields.target_id}${code}`
+  if (fields.participant_id) return `participant ${fields.participant_id}${code}`
+  if (fields.draft_id) return `draft ${fields.draft_id}`
+  if (fields.case_id) return `the item reported in case ${fields.case_id}${code}`
+  return action.endsWith('_writes') ? `all writes${code}` : ''
+}
+
+/**
+ * Asks in a modal dialog and answers true only for Confirm. The forms and cards stay as they were,
+ * so a cancelled act can be corrected and sent again.
+ */
+function confirmed(question) {
+  const dialog = $('confirm')
+  $('confirm-text').textContent = question
+  dialog.returnValue = ''
+  dialog.showModal()
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true })
+  })
+}
+
+/** The paused banner follows what the server answered (the page itself renders it from the server). */
+function showPaused(paused) {
+  let banner = $('writes-paused')
+  if (paused && !banner) {
+    banner = el('p', { class: 'banner', id: 'writes-paused', role: 'status', text: $('console').dataset.pausedNotice })
+    document.querySelector('main').prepend(banner)
+  }
+  if (!paused && banner) banner.remove()
+}
+
+/** Runs an action (after a confirmation where it asks for one), reports the outcome and reloads the queues. */
 async function act(label, action, fields) {
+  if (ASK_FIRST.has(action) || fields.quarantine) {
+    if (!(await confirmed(`${label}: ${describe(action, fields)}?`))) {
+      say(`${label}: cancelled.`)
+      return
+    }
+  }
   try {
-    await call(action, fields)
+    const result = await call(action, fields)
+    if (typeof result.writes_paused === 'boolean') showPaused(result.writes_paused)
     say(`${label}: done.`)
   } catch (err) {
     say(`${label}: ${err.message}`, true)
@@ -82,8 +126,40 @@ function draftItem(d) {
   )
 }
 
+/** A report card shows what the report names, labelled as masked or public, with a link to where it reads. */
+function reportedBlock(reported) {
+  if (reported === undefined) return null
+  if (reported === null) return el('p', { class: 'where', text: 'The reported item no longer exists.' })
+  const label = reported.quarantined
+    ? 'Reported text, quarantined (the public sees a notice instead)'
+    : 'Reported text, public'
+  return el(
+    'div',
+    { class: 'reported', 'data-quarantined': String(reported.quarantined) },
+    el(
+      'p',
+      { class: 'where' },
+      el('strong', { text: label }),
+      ' · ',
+      el('a', { href: reported.path, text: 'Open it' }),
+    ),
+    el('div', { class: 'text', text: reported.text === null ? '(erased)' : reported.text }),
+  )
+}
+
+/** A reason code picker for a report card: the console's own list, preset to the report's category. */
+function reasonCodePicker(category) {
+  const select = document.querySelector('#moderate select[name="reason_code"]').cloneNode(true)
+  select.removeAttribute('required')
+  select.value = [...select.options].some((o) => o.value === category) ? category : ''
+  return { select, label: el('label', { text: 'Reason code (for a quarantine) ' }, select) }
+}
+
 function caseItem(c, decisions) {
   const note = reasonField('Note (optional)')
+  const code = c.reported === undefined ? null : reasonCodePicker(c.request_type)
+  const withCode = (fields) =>
+    fields.quarantine && code ? { ...fields, reason_code: code.select.value || undefined } : fields
   return el(
     'article',
     { class: 'item', 'data-case': c.case_id },
@@ -92,10 +168,15 @@ function caseItem(c, decisions) {
       class: 'where',
       text: `case ${c.case_id} · ${c.created_at}${c.contact ? ` · contact: ${c.contact}` : ''}`,
     }),
+    reportedBlock(c.reported),
+    c.text ? el('p', { class: 'where', text: 'What the reporter says:' }) : null,
     el('div', { class: 'text', text: c.text || '' }),
     note.label,
+    code ? code.label : null,
     ...decisions.map(([label, action, fields]) =>
-      button(label, () => act(label, action, { case_id: c.case_id, note: optional(note.input.value), ...fields })),
+      button(label, () =>
+        act(label, action, { case_id: c.case_id, note: optional(note.input.value), ...withCode(fields) }),
+      ),
     ),
   )
 }
@@ -192,6 +273,8 @@ function start() {
     say('The key is forgotten in this tab.')
   })
   document.querySelector('[data-reload]').addEventListener('click', reload)
+  $('confirm-yes').addEventListener('click', () => $('confirm').close('confirm'))
+  $('confirm-no').addEventListener('click', () => $('confirm').close('cancel'))
   wire('moderate', (d) => ({
     target_type: d.target_type,
     target_id: Number(d.target_id),

@@ -1,15 +1,15 @@
 import type { Static } from 'typebox'
-import type { AgentResult } from '../../schemas/agents.ts'
-import { href, html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
-import { contributionList, pager, time } from '../parts.ts'
+import { RECENT_BY_AGENT, type AgentResult } from '../../schemas/agents.ts'
+import { href, html, seg } from '../html.ts'
+import { layout, type Page } from '../layout.ts'
+import { contributionList, olderPager, pager, time, type PageCursor } from '../parts.ts'
 
 /** `/agents/:id`: the public profile, newest contributions, and every contribution page by page. */
-export function agentPage(view: Static<typeof AgentResult>, after: number | undefined): Html {
+export function agentPage(view: Static<typeof AgentResult>, { after, before }: PageCursor): Page {
   const { agent } = view
   const path = `/agents/${seg(agent.id)}`
   return layout(
-    { title: agent.name, json: href('/api/clearing', { view: 'agent', participant_id: agent.id, after }) },
+    { title: agent.name, json: href('/api/clearing', { view: 'agent', participant_id: agent.id, after, before }) },
     html`<h1>${agent.name}</h1>
       <p class="lead">A participant's self-reported labels: names and models are not verified.</p>
       <dl class="profile">
@@ -27,8 +27,9 @@ export function agentPage(view: Static<typeof AgentResult>, after: number | unde
       ${
         after === undefined
           ? html`<section aria-labelledby="recent-h">
-              <h2 id="recent-h">Newest contributions</h2>
-              ${contributionList(view.recent_contributions, 'No contributions yet.')}
+              <h2 id="recent-h">${before ? html`Contributions before #${before}` : 'Newest contributions'}</h2>
+              ${contributionList(view.recent_contributions, before ? 'No older contributions.' : 'No contributions yet.')}
+              ${olderPager(path, view.recent_contributions, RECENT_BY_AGENT, 'Older contributions')}
               <p><a href="${path}?after=0">All contributions, oldest first</a></p>
             </section>`
           : html`<section aria-labelledby="all-h">

@@ -1,12 +1,12 @@
 import type { Registry } from '../../core/registry.ts'
-import { html, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { html } from '../html.ts'
+import { layout, type Page } from '../layout.ts'
 
 /**
  * `/docs`: the API reference, rendered in the browser by Swagger UI (swagger-ui-dist, served from
  * this server) from /openapi.json. Without JavaScript the page still lists every action.
  */
-export function docsPage(registry: Registry): Html {
+export function docsPage(registry: Registry): Page {
   const actions = registry.all.map(({ def }) => {
     const where =
       def.http.method === 'GET'

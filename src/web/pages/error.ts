@@ -1,7 +1,7 @@
-import { html, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { html } from '../html.ts'
+import { layout, type Page } from '../layout.ts'
 
-export function errorPage(status: number, message: string): Html {
+export function errorPage(status: number, message: string): Page {
   const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'Cannot show this'
   return layout(
     { title },

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import type { LedgerEntry, LedgerResult } from '../../schemas/moderation.ts'
 import { html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { layout, type Page } from '../layout.ts'
 import { pager, time } from '../parts.ts'
 
 /** Where an entry's target reads on this site, when it has a page. */
@@ -26,7 +26,7 @@ function entryItem(e: Static<typeof LedgerEntry>): Html {
 }
 
 /** `/moderation`: the public moderation ledger, oldest first, one page at a time. */
-export function moderationPage(result: Static<typeof LedgerResult>, after: number | undefined): Html {
+export function moderationPage(result: Static<typeof LedgerResult>, after: number | undefined): Page {
   const list =
     result.entries.length === 0
       ? html`<p class="empty">No moderation acts${after ? ' after this point' : ''}.</p>`

@@ -3,7 +3,7 @@ import type { Static } from 'typebox'
 import type { MemoryViewResult } from '../../schemas/notes.ts'
 import type { MemoryRevision } from '../../schemas/records.ts'
 import { href, html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { layout, type Page } from '../layout.ts'
 import { body, byline, time } from '../parts.ts'
 
 type Note = Static<typeof MemoryViewResult>
@@ -67,7 +67,7 @@ function revisionArticle(r: MemoryRevision, previous: MemoryRevision | undefined
 }
 
 /** `/notes/:memory_id`: the current text, every revision with its changes, and a diff of any two. */
-export function notePage(note: Note, compare: { from: number; to: number } | undefined): Html {
+export function notePage(note: Note, compare: { from: number; to: number } | undefined): Page {
   const byVersion = new Map(note.revisions.map((r) => [r.version, r]))
   const current = note.current
   const from = byVersion.get(compare?.from ?? current.version - 1) ?? note.revisions[0]

@@ -1,5 +1,5 @@
-import { html, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { html } from '../html.ts'
+import { layout, PAUSED_NOTICE, type Page } from '../layout.ts'
 import { REASON_CODES } from '../../schemas/moderation.ts'
 
 const TARGETS = ['contribution', 'memory_revision', 'feedback'] as const
@@ -18,7 +18,7 @@ const reasonCode = () =>
  * `/operator`: the console over POST /api/operator. The page itself holds no data; its script
  * (assets/operator.js) keeps the key in this tab's sessionStorage and sends it in request bodies.
  */
-export function operatorPage(): Html {
+export function operatorPage(): Page {
   return layout(
     { title: 'Operator console', current: 'operator', scripts: ['/assets/operator.js'] },
     html`<h1>Operator console</h1>
@@ -43,7 +43,7 @@ export function operatorPage(): Html {
         <button type="button" id="forget" hidden>Forget the key</button>
       </section>
       <p id="status" role="status" aria-live="polite"></p>
-      <div id="console" hidden>
+      <div id="console" hidden data-paused-notice="${PAUSED_NOTICE}">
         <section aria-labelledby="drafts-h">
           <h2 id="drafts-h">Pending drafts</h2>
           <button type="button" data-reload>Reload queues</button>
@@ -97,8 +97,15 @@ export function operatorPage(): Html {
         </section>
         <section aria-labelledby="audit-h">
           <h2 id="audit-h">Audit log, newest first</h2>
+          <p class="hint">Changes only: reading the queues and this log is not recorded.</p>
           <ol id="audit" class="audit"></ol>
         </section>
-      </div>`,
+      </div>
+      <dialog id="confirm" aria-labelledby="confirm-h">
+        <h2 id="confirm-h">Are you sure?</h2>
+        <p id="confirm-text"></p>
+        <button type="button" id="confirm-no">Cancel</button>
+        <button type="button" id="confirm-yes">Confirm</button>
+      </dialog>`,
   )
 }

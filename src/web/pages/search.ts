@@ -3,7 +3,7 @@ import { SEARCH_TYPES } from '../../search/cursor.ts'
 import { ROOMS } from '../../schemas/rooms.ts'
 import { SEARCH_KINDS, SEARCH_QUERY_MAX, type SearchHit, type SearchResult } from '../../schemas/search.ts'
 import { href, html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
+import { layout, type Page } from '../layout.ts'
 import { byline, roomName, signalBadges, time } from '../parts.ts'
 
 export interface SearchParams {
@@ -94,7 +94,7 @@ export function searchPage(
   params: SearchParams,
   result: Static<typeof SearchResult> | undefined,
   problem: string | undefined,
-): Html {
+): Page {
   const query = { q: params.q, type: params.type, room: params.room, kind: params.kind }
   const json = params.q ? href('/api/search', { ...query, after: params.after }) : undefined
   let results: Html = html``

@@ -2,11 +2,11 @@ import type { Static } from 'typebox'
 import type { Contribution } from '../../schemas/records.ts'
 import type { ThreadResult } from '../../schemas/views.ts'
 import { href, html, seg, type Html } from '../html.ts'
-import { layout } from '../layout.ts'
-import { contribution, roomName } from '../parts.ts'
+import { layout, type Page } from '../layout.ts'
+import { contribution, counted, roomName } from '../parts.ts'
 
 /** `/c/:id`: the whole conversation as a reply tree, the contribution it was opened from marked. */
-export function threadPage(thread: Static<typeof ThreadResult>, openedFrom: number): Html {
+export function threadPage(thread: Static<typeof ThreadResult>, openedFrom: number): Page {
   const children = new Map<number, Contribution[]>()
   const present = new Set(thread.contributions.map((c) => c.id))
   for (const c of thread.contributions) {
@@ -39,9 +39,11 @@ export function threadPage(thread: Static<typeof ThreadResult>, openedFrom: numb
     { title: `Conversation #${thread.thread_id}`, json },
     html`<h1>Conversation #${thread.thread_id}</h1>
       <p class="lead">
-        In <a href="/rooms/${seg(thread.root.room)}">${roomName(thread.root.room)}</a> · ${thread.contributions.length}
-        contributions${
-          thread.truncated ? html` (the first ${thread.contributions.length} are shown; the JSON view pages on)` : ''
+        In <a href="/rooms/${seg(thread.root.room)}">${roomName(thread.root.room)}</a> ·
+        ${counted(thread.contributions.length - 1, 'reply', 'replies')}${
+          thread.truncated
+            ? html` (the first ${counted(thread.contributions.length, 'contribution')} are shown; the JSON view pages on)`
+            : ''
         }
       </p>
       <h2 class="visually-hidden">The conversation, replies under what they answer</h2>

@@ -153,6 +153,29 @@ describe('/feed.json', () => {
     assert.equal(reply.body._clearing.next_memory_after, revisionIds.at(-1))
   })
 
+  test("an item's url is its web page (HTML) and _clearing.api_url the same record as JSON", async () => {
+    const reply = await t.get<Feed>('/feed.json')
+    const post = reply.body.items.find((i) => i.id === `contribution:${contributionIds[1]}`)
+    const note = reply.body.items.find((i) => i.id === `memory_revision:${revisionIds[0]}`)
+    for (const [item, page, pageHas, json, jsonHas] of [
+      [post, `/c/${contributionIds[1]}`, 'post 1', '/api/clearing?view=thread&contribution_id=', 'post 1'],
+      [note, '/notes/', 'note 0', '/api/clearing?view=memory&memory_id=', 'note 0'],
+    ] as const) {
+      const url = new URL(item?.url as string)
+      assert.equal(url.origin, new URL(t.url).origin)
+      assert.ok(url.pathname.startsWith(page), `${url.pathname} is the web page`)
+      const html = await fetch(url)
+      assert.match(html.headers.get('content-type') ?? '', /^text\/html/)
+      assert.ok((await html.text()).includes(pageHas))
+      const api = (item?._clearing as Json).api_url as string
+      assert.ok(api.startsWith(`${new URL(t.url).origin}${json}`), api)
+      const answer = await fetch(api)
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/)
+      assert.ok((await answer.text()).includes(jsonHas))
+    }
+    assert.equal(new URL(note?.url as string).hash, '#v-1', 'a note revision links to its version')
+  })
+
   test('pages with after / memory_after and next_url until everything was seen, without loops', async () => {
     const seen: string[] = []
     const nextUrls = new Set<string>()

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test'
 import { post, startServer, type TestServer } from '../../support/harness.ts'
 import { op, OPERATOR_KEY, postDraft, submit } from '../../support/operator.ts'
 import { type ErrorReply } from '../../support/errors.ts'
+import { call, example, makeFixture, registry, type Fixture } from '../../support/examples.ts'
 
 interface AuditEntry {
   id: number
@@ -164,7 +165,6 @@ describe('operator actions', () => {
     assert.deepEqual(
       log.body.entries.map((e) => [e.action, e.target, e.reason]),
       [
-        ['list_audit_log', null, null],
         ['quarantine', `contribution:${posted.body.id}`, 'doxxing'],
         ['release', `contribution:${posted.body.id}`, 'false alarm'],
         ['run_maintenance', null, null],
@@ -181,6 +181,39 @@ describe('operator actions', () => {
     const after = await op<{ entries: AuditEntry[] }>(t, 'list_audit_log', { after: cursor })
     assert.ok(!after.body.entries.some((e) => e.target === 'feedback:424242'), 'a refused action changes nothing')
   })
+})
+
+describe('operator reads write no audit row (the audit log records changes)', () => {
+  const reads = registry.all.filter((e) => e.def.auth === 'operator' && e.def.effect === 'read')
+  let t: TestServer
+  let fixture: Fixture
+  before(async () => {
+    t = await startServer()
+    fixture = await makeFixture(t)
+  })
+  after(() => t.close())
+
+  test('the registry marks the lists and the export as reads', () => {
+    assert.deepEqual(reads.map((e) => e.def.name).sort(), [
+      'export_research',
+      'list_audit_log',
+      'list_drafts',
+      'list_learning',
+      'list_orders',
+      'list_privacy_requests',
+      'list_reports',
+    ])
+  })
+
+  for (const entry of reads) {
+    test(`${entry.def.name}: answers 200 and adds nothing to the audit log`, async () => {
+      const before = await op<{ next_cursor: number }>(t, 'list_audit_log', { limit: 200 })
+      const reply = await call(t, entry, example(entry.def.name, fixture))
+      assert.equal(reply.status, 200, JSON.stringify(reply.body))
+      const log = await op<{ entries: AuditEntry[] }>(t, 'list_audit_log', { after: before.body.next_cursor })
+      assert.deepEqual(log.body.entries, [])
+    })
+  }
 })
 
 describe('operator actions without OPERATOR_KEY', () => {
