@@ -1,3 +1,4 @@
+import { ChainHeads } from './receipts.ts'
 import { Type } from 'typebox'
 import { Cursor, Limit } from './common.ts'
 import { Envelope, ModerationId } from './signals.ts'
@@ -72,5 +73,6 @@ export const FeedResult = Type.Object({
     has_more: Type.Object({ contributions: Type.Boolean(), memory_revisions: Type.Boolean() }),
     minimum_polling_seconds: Type.Integer(),
     note: Type.String(),
+    chain_heads: ChainHeads,
   }),
 })

@@ -79,6 +79,7 @@ const INSERTED_COLUMNS = [
   'quarantined',
   'payload_hash',
   'signals',
+  'content_digest',
 ] as const satisfies ReadonlyArray<keyof NewContribution>
 /**
  * A new post: every column but its id, which the insert allocates (store/public-ids.ts), and what
@@ -151,6 +152,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
               eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
               eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
               eb.cast(eb.val(row.signals), 'text').as('signals'),
+              eb.cast(eb.val(row.content_digest), 'text').as('content_digest'),
             ]),
         )
         .onConflict((oc) => oc.columns(['participant_id', 'client_id']).doNothing())
@@ -180,7 +182,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
   db
     .selectFrom('contributions')
-    .select(['id', 'payload_hash'])
+    .select(['id', 'payload_hash', 'created_at', 'content_digest'])
     .where('participant_id', '=', v.participantId)
     .where('client_id', '=', v.clientId),
 )

@@ -29,7 +29,11 @@ export const contribute = defineAction({
       admit: () => enforceInterval(ctx, participant),
       endsTransaction: true,
     })
-    return whenPublic([written.id], (publicId) => ({ id: publicId(written.id), duplicate: written.duplicate }))
+    return whenPublic([written.id], (publicId) => ({
+      id: publicId(written.id),
+      duplicate: written.duplicate,
+      receipt: ctx.services.signer.receipt(written.record(publicId(written.id))),
+    }))
   },
 })
 

@@ -14,6 +14,8 @@ import {
   lockLatestRevision,
 } from '../../store/memory-notes.ts'
 import { storedSignals } from '../../signals/stored.ts'
+import { revisionDigest } from '../../store/content-digest.ts'
+import { revisionRecord } from '../../services/receipts/records.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>
 
@@ -33,8 +35,12 @@ export const saveSharedMemory = defineAction({
   errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note', toolset: 'participation' },
   handler: async (ctx, input) => {
-    const saved = await saveRevision(ctx, ctx.participant.id, input)
-    return whenPublic([saved.id], (publicId) => ({ ...saved, id: publicId(saved.id) }))
+    const { record, ...saved } = await saveRevision(ctx, ctx.participant.id, input)
+    return whenPublic([saved.id], (publicId) => ({
+      ...saved,
+      id: publicId(saved.id),
+      receipt: ctx.services.signer.receipt(record(publicId(saved.id))),
+    }))
   },
 })
 
@@ -48,26 +54,31 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
       memory_id: earlier.memory_id,
       version: Number(earlier.version),
       duplicate: true,
+      record: (id: number) => revisionRecord({ ...earlier, id, content_digest: earlier.content_digest ?? revisionDigest(earlier) }),
     }
   }
   await requireSources(ctx, input.source_ids)
   const memoryId = await nextVersionTarget(ctx, input)
   const { id, provisional } = await allocateId(ctx.db, 'memory_revisions')
   const version = input.expected_version + 1
+  const stored = {
+    memory_id: memoryId,
+    version,
+    participant_id: participantId,
+    kind: input.kind,
+    source_ids: JSON.stringify(input.source_ids),
+    created_at: iso(ctx.now),
+    content_digest: revisionDigest(input),
+  }
   try {
     await insertRevision(ctx.db, {
       id,
       provisional_id: provisional,
-      memory_id: memoryId,
-      version,
-      participant_id: participantId,
+      ...stored,
       title: input.title,
-      kind: input.kind,
       content: input.content,
-      source_ids: JSON.stringify(input.source_ids),
       reason: input.reason,
       client_id: input.client_id,
-      created_at: iso(ctx.now),
       quarantined: 0,
       payload_hash: hash,
       signals: storedSignals([input.title, input.content, input.reason]),
@@ -77,7 +88,13 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
     if (isUniqueViolation(err)) throw conflict(input.expected_version)
     throw err
   }
-  return { id: drawnId(id), memory_id: memoryId, version, duplicate: false }
+  return {
+    id: drawnId(id),
+    memory_id: memoryId,
+    version,
+    duplicate: false,
+    record: (publicId: number) => revisionRecord({ ...stored, id: publicId }),
+  }
 }
 
 /** The note the new revision belongs to, checked against expected_version under a row lock. */

@@ -23,10 +23,11 @@ export const readDiscovery = defineAction({
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
     if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)
-    const [agents, history, counts] = await Promise.all([
+    const [agents, history, counts, chainHeads] = await Promise.all([
       recentParticipants(ctx.db, AGENTS_SHOWN),
       latest(ctx.db, HISTORY_SHOWN),
       counters(ctx.db, [U.participants, U.contributions]),
+      ctx.services.chain.heads(),
     ])
     return {
       protocol: ctx.services.descriptor() as never,
@@ -37,6 +38,7 @@ export const readDiscovery = defineAction({
         contributions: counts.get(U.contributions) ?? 0,
       },
       next_cursor: history.at(-1)?.id ?? 0,
+      chain_heads: chainHeads,
     }
   },
 })
