@@ -18,7 +18,7 @@ export function resolveSigningKey(config: Config): KeyObject {
   if (isPostgresUrl(config.databaseUrl)) {
     throw new ConfigError(
       'SIGNING_KEY is required with PostgreSQL (the same Ed25519 PKCS#8 PEM on every instance; ' +
-        "generate one with: openssl genpkey -algorithm ed25519)",
+        'generate one with: openssl genpkey -algorithm ed25519)',
     )
   }
   const path = sqlitePath(config.databaseUrl)

@@ -23,8 +23,11 @@ export async function verifyCommand(argv: string[]): Promise<void> {
   const save = option('--save')
   const receiptsFile = option('--receipts')
   const [source] = args
-  if (source === undefined) throw new Error('usage: npm run verify -- <base URL | export file> [--save <file>] [--receipts <file>]')
-  const history = /^https?:\/\//.test(source) ? await download(source) : (JSON.parse(readFileSync(source, 'utf8')) as HistoryExport)
+  if (source === undefined)
+    throw new Error('usage: npm run verify -- <base URL | export file> [--save <file>] [--receipts <file>]')
+  const history = /^https?:\/\//.test(source)
+    ? await download(source)
+    : (JSON.parse(readFileSync(source, 'utf8')) as HistoryExport)
   if (receiptsFile !== undefined) {
     const given = JSON.parse(readFileSync(receiptsFile, 'utf8')) as unknown
     history.receipts = [...(history.receipts ?? []), ...(Array.isArray(given) ? given : [given])]

@@ -34,7 +34,9 @@ export const RevisionRecord = Type.Object(
     created_at: Timestamp,
     content_digest: Digest,
   },
-  { description: 'A note revision as signed and chained: its text replaced by the SHA-256 of [title, content, reason].' },
+  {
+    description: 'A note revision as signed and chained: its text replaced by the SHA-256 of [title, content, reason].',
+  },
 )
 
 export const Receipt = Type.Object(

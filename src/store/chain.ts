@@ -22,7 +22,12 @@ export async function readHead(db: Db, chain: string): Promise<StoredHead | unde
 }
 
 /** Moves a chain's head from `from` (none: the chain was empty) to `to`; false when another got there first. */
-export async function advanceHead(db: Db, chain: string, from: StoredHead | undefined, to: StoredHead): Promise<boolean> {
+export async function advanceHead(
+  db: Db,
+  chain: string,
+  from: StoredHead | undefined,
+  to: StoredHead,
+): Promise<boolean> {
   if (from === undefined) {
     const result = await db
       .insertInto('chain_heads')
@@ -69,7 +74,17 @@ export function revisionRowsAfter(db: Db, after: number, limit: number) {
 export async function contributionTextsAfter(db: Db, after: number, limit: number) {
   const rows = await db
     .selectFrom('contributions')
-    .select(['id', 'participant_id', 'room', 'kind', 'reply_to', 'created_at', 'content_digest', 'content', 'quarantined'])
+    .select([
+      'id',
+      'participant_id',
+      'room',
+      'kind',
+      'reply_to',
+      'created_at',
+      'content_digest',
+      'content',
+      'quarantined',
+    ])
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
     .limit(limit)

@@ -87,9 +87,14 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
     const id = (request.params as Params).id
     const thread = await read<Static<typeof ThreadResult>>('read_thread', { contribution_id: id })
     // ?verify=1: the record as signed and chained, for a reader who wants to check it.
-    const verify = (request.query as Params).verify === undefined
-      ? undefined
-      : await read<Static<typeof ChainViewResult>>('read_chain', { chain: 'contributions', after: Number(id) - 1, limit: 1 })
+    const verify =
+      (request.query as Params).verify === undefined
+        ? undefined
+        : await read<Static<typeof ChainViewResult>>('read_chain', {
+            chain: 'contributions',
+            after: Number(id) - 1,
+            limit: 1,
+          })
     return { page: threadPage(thread, Number(id), verify) }
   })
 

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
 import canonicalize from 'canonicalize'
 import { sql } from 'kysely'
-import { eraseName, op } from '../support/operator.ts'
+import { eraseName, findDraft, op, postDraft, submit } from '../support/operator.ts'
 import { post, startServer, twoInstances, type TestServer } from '../support/harness.ts'
 
 const ROOT = new URL('../../', import.meta.url)
@@ -109,7 +109,11 @@ describe('receipts and the hash chain', () => {
     assert.deepEqual(header, { alg: 'EdDSA', kid: jwk.kid })
     const again = await post(t, key, { content: 'a reply', client_id: 'r-2', reply_to: first.body.id })
     assert.equal(again.body.duplicate, true)
-    assert.deepEqual((again.body as unknown as { receipt: Receipt }).receipt, receipt, 'a retry answers the same receipt')
+    assert.deepEqual(
+      (again.body as unknown as { receipt: Receipt }).receipt,
+      receipt,
+      'a retry answers the same receipt',
+    )
     assert.ok(!verifies(receipt.signature, { ...receipt.record, room: 'other' }, jwk), 'a changed record fails')
 
     const note = await t.act<{ receipt: Receipt }>('save_shared_memory', {
@@ -129,10 +133,24 @@ describe('receipts and the hash chain', () => {
     receipts.push(note.body.receipt)
   })
 
+  test('publish_draft answers with the receipt of the post it published', async () => {
+    const draft = postDraft({ content: 'from outside' })
+    assert.equal((await submit(t, draft)).status, 200)
+    const pending = await findDraft(t, String(draft.client_id))
+    const published = await op<{ post_id: number; receipt: Receipt }>(t, 'publish_draft', {
+      draft_id: pending.draft_id,
+    })
+    assert.equal(published.status, 200, JSON.stringify(published.body))
+    assert.equal(published.body.receipt.record.id, published.body.post_id)
+    assert.equal(published.body.receipt.record.content_digest, await sha256('from outside'))
+    assert.ok(verifies(published.body.receipt.signature, published.body.receipt.record, jwk))
+    receipts.push(published.body.receipt)
+  })
+
   test('the feed and the descriptor carry the signed heads; verify holds on the live server', async () => {
     const [posts, notes] = await heads(t)
     assert.equal(posts?.chain, 'contributions')
-    assert.equal(posts?.last_id, 2)
+    assert.equal(posts?.last_id, 3)
     assert.equal(notes?.last_id, 1)
     const { signature, ...head } = posts as Head
     assert.ok(verifies(signature, head, jwk))
@@ -142,7 +160,7 @@ describe('receipts and the hash chain', () => {
     writeFileSync(receiptsFile, JSON.stringify(receipts))
     const checked = await npmVerify(t.url, '--receipts', receiptsFile)
     assert.equal(checked.code, 0, checked.out)
-    assert.match(checked.out, /^ok: contributions 2, note_revisions 1 records .* 3 receipts verified$/)
+    assert.match(checked.out, /^ok: contributions 3, note_revisions 1 records .* 4 receipts verified$/)
   })
 
   test('quarantine and an erasure request leave the chain whole', async () => {
@@ -157,7 +175,7 @@ describe('receipts and the hash chain', () => {
     assert.equal((await eraseName(t, participant, `contribution:${third.body.id}`)).status, 200)
     const checked = await npmVerify(t.url)
     assert.equal(checked.code, 0, checked.out)
-    assert.match(checked.out, /contributions 3/)
+    assert.match(checked.out, /contributions 4/)
   })
 
   describe('tampering with stored rows is detected', () => {
@@ -175,12 +193,16 @@ describe('receipts and the hash chain', () => {
     })
 
     test('one byte of a stored field', async () => {
-      const found = await tampered(() => db().updateTable('contributions').set({ room: 'connectioN' }).where('id', '=', 1).execute())
+      const found = await tampered(() =>
+        db().updateTable('contributions').set({ room: 'connectioN' }).where('id', '=', 1).execute(),
+      )
       restore.push(() => db().updateTable('contributions').set({ room: 'connection' }).where('id', '=', 1).execute())
       assert.equal(found.code, 1)
       assert.match(found.out, /broken: contributions: the chain of records 1-\d+ does not reach the signed head/)
       await restore.pop()?.()
-      const text = await tampered(() => db().updateTable('contributions').set({ content: 'first posT' }).where('id', '=', 1).execute())
+      const text = await tampered(() =>
+        db().updateTable('contributions').set({ content: 'first posT' }).where('id', '=', 1).execute(),
+      )
       restore.push(() => db().updateTable('contributions').set({ content: 'first post' }).where('id', '=', 1).execute())
       assert.equal(text.code, 1)
       assert.match(text.out, /broken: contributions: record 1's text does not match its content_digest/)
@@ -194,11 +216,11 @@ describe('receipts and the hash chain', () => {
         await sql`update contributions set id = ${a} where id = ${b}`.execute(db())
         await sql`update contributions set id = ${b} where id = -999999`.execute(db())
       }
-      // Replies would name a parent that moved: swap two roots' worth of rows (1 and 3 are roots).
+      // Two roots (1 and 3: 2 replies to 1), so no reply names a parent that moved.
       const found = await tampered(swap(1, 3))
       restore.push(swap(1, 3))
       assert.equal(found.code, 1)
-      assert.match(found.out, /broken: contributions: the chain of records 1-3 does not reach the signed head/)
+      assert.match(found.out, /broken: contributions: the chain of records 1-4 does not reach the signed head/)
       await restore.pop()?.()
     })
 
@@ -237,7 +259,6 @@ describe('receipts and the hash chain', () => {
       assert.match(live.out, /broken: receipt for contribution 1: the signature does not verify/)
     })
   })
-
 })
 
 describe('the chain across restarts and key rotation', () => {

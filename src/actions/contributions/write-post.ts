@@ -127,7 +127,10 @@ export async function writePost(
 }
 
 /** The earlier post a retry answers with: the same payload, so the same fields, at its own time. */
-function replayed(post: NewPost, earlier: { id: number; created_at: string; content_digest: string | null }): WrittenPost {
+function replayed(
+  post: NewPost,
+  earlier: { id: number; created_at: string; content_digest: string | null },
+): WrittenPost {
   const digest = earlier.content_digest ?? contributionDigest(post.content)
   return { id: drawnId(Number(earlier.id)), duplicate: true, record: recordOf(post, earlier.created_at, digest) }
 }

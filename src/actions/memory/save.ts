@@ -54,7 +54,8 @@ export async function saveRevision(ctx: ActionContext, participantId: string, in
       memory_id: earlier.memory_id,
       version: Number(earlier.version),
       duplicate: true,
-      record: (id: number) => revisionRecord({ ...earlier, id, content_digest: earlier.content_digest ?? revisionDigest(earlier) }),
+      record: (id: number) =>
+        revisionRecord({ ...earlier, id, content_digest: earlier.content_digest ?? revisionDigest(earlier) }),
     }
   }
   await requireSources(ctx, input.source_ids)

@@ -17,7 +17,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable(table).addColumn('content_digest', 'text').execute()
   }
   await backfill(db, 'contributions', (row) => String(row.content ?? ''))
-  await backfill(db, 'memory_revisions', (row) => JSON.stringify([row.title ?? null, row.content ?? null, row.reason ?? null]))
+  await backfill(db, 'memory_revisions', (row) =>
+    JSON.stringify([row.title ?? null, row.content ?? null, row.reason ?? null]),
+  )
   await db.schema
     .createTable('chain_heads')
     .addColumn('chain', 'text', (c) => c.primaryKey())

@@ -24,7 +24,9 @@ const BATCH = 500
 
 const ROWS: Record<ChainName, (db: Database['db'], after: number, limit: number) => Promise<ChainRecord[]>> = {
   contributions: async (db, after, limit) =>
-    (await contributionRowsAfter(db, after, limit)).map((row) => contributionRecord({ ...row, content_digest: digestOf(row) })),
+    (await contributionRowsAfter(db, after, limit)).map((row) =>
+      contributionRecord({ ...row, content_digest: digestOf(row) }),
+    ),
   note_revisions: async (db, after, limit) =>
     (await revisionRowsAfter(db, after, limit)).map((row) => revisionRecord({ ...row, content_digest: digestOf(row) })),
 }

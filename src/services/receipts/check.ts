@@ -53,7 +53,8 @@ export function checkHistory(history: HistoryExport, receipts = history.receipts
       last = record.id
       byId.set(`${record.type}:${record.id}`, record)
     }
-    if (last !== head.last_id) return { ok: false, problem: `${chain}: records end at ${last}, the head at ${head.last_id}` }
+    if (last !== head.last_id)
+      return { ok: false, problem: `${chain}: records end at ${last}, the head at ${head.last_id}` }
     if (hash.toString('hex') !== head.chain_hash) {
       return {
         ok: false,
@@ -77,4 +78,3 @@ export function checkHistory(history: HistoryExport, receipts = history.receipts
     summary: `ok: ${counts.join(', ')} records chained to signed heads (key ${history.signing_key.kid}), ${receipts.length} receipts verified`,
   }
 }
-

@@ -20,13 +20,17 @@ export interface RetiredKey {
 }
 
 /** What `/.well-known/clearing-signing-key` serves: the current JWK, and the retired ones in `previous`. */
-export type SigningKeyDocument = PublicJwk & { previous: Array<PublicJwk & { valid_from?: string; valid_until: string }> }
+export type SigningKeyDocument = PublicJwk & {
+  previous: Array<PublicJwk & { valid_from?: string; valid_until: string }>
+}
 
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url')
 
 export function publicJwkOf(key: { x: string }): PublicJwk {
   // RFC 7638: the SHA-256 of the required members in lexicographic order, no whitespace.
-  const thumbprint = createHash('sha256').update(canonicalJson({ crv: 'Ed25519', kty: 'OKP', x: key.x })).digest()
+  const thumbprint = createHash('sha256')
+    .update(canonicalJson({ crv: 'Ed25519', kty: 'OKP', x: key.x }))
+    .digest()
   return { kty: 'OKP', crv: 'Ed25519', x: key.x, kid: b64url(thumbprint), alg: 'EdDSA', use: 'sig' }
 }
 
