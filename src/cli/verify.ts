@@ -52,7 +52,6 @@ async function download(base: string): Promise<HistoryExport> {
 /** Pages a chain up to the head its first page names (later writes wait for the next check). */
 async function readChain(root: string, chain: ChainName): Promise<HistoryExport['chains'][ChainName]> {
   type Page = { records: HistoryExport['chains'][ChainName]['records']; next_cursor: number; has_more: boolean }
-  let after = 0
   const first = (await getJson(`${root}/api/clearing?view=chain&chain=${chain}&limit=${PAGE}`)) as Page & {
     head: HistoryExport['chains'][ChainName]['head']
   }
@@ -60,7 +59,7 @@ async function readChain(root: string, chain: ChainName): Promise<HistoryExport[
   const records = [...first.records]
   let page: Page = first
   while (page.has_more && page.next_cursor < head.last_id) {
-    after = page.next_cursor
+    const after = page.next_cursor
     page = (await getJson(`${root}/api/clearing?view=chain&chain=${chain}&after=${after}&limit=${PAGE}`)) as Page
     records.push(...page.records)
   }
