@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
+import { TEST_SIGNING_KEY } from '../src/config.ts'
 
 /**
  * `npm start` runs the server with no node flags; BENCH_SERVE_FLAGS (`--flag ...`) gives it some, to
@@ -34,7 +35,8 @@ export async function startChild(script: string, env: Record<string, string>): P
   const serving = script.endsWith('main.ts')
   const args = serving ? [...SERVE_FLAGS, ...profile, script, 'serve'] : [script]
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    // Every server a benchmark starts signs receipts with one key (required on PostgreSQL).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIGNING_KEY: TEST_SIGNING_KEY, ...env },
     stdio: ['ignore', process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`

@@ -31,6 +31,8 @@ import { createSecretScanner } from './services/secret-scan/scanner.ts'
 import { createWalletServices } from './wallet/services.ts'
 import { reclaimErasedSpace } from './store/retention.ts'
 import { registerWalletPage } from './web/wallet/page.ts'
+import type { Signer } from './services/receipts/signer.ts'
+import { ChainKeeper } from './services/receipts/chain.ts'
 
 export const registry = new Registry(ACTIONS)
 
@@ -47,6 +49,7 @@ export interface AppDeps extends Omit<Runtime, 'services' | 'readCache' | 'keyGu
   baseUrl: string
   secrets: Secrets
   secretLibrary?: SecretLibrary
+  signer: Signer
 }
 
 /** The whole HTTP application as one Fastify instance; main.ts listens, tests inject or listen. */
@@ -79,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   let descriptor: Record<string, unknown> | undefined
   const services: Services = {
     baseUrl: deps.baseUrl,
-    descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl, deps.config)),
+    descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl, deps.config, { ...deps.signer.jwk })),
     alerts: createAlerts(deps),
     secrets: deps.secrets,
     secretScanner: createSecretScanner({
@@ -91,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     }),
     wallet: createWalletServices(deps.config),
     reclaimErasedSpace: () => reclaimErasedSpace(deps.database.db),
+    signer: deps.signer,
+    chain: new ChainKeeper(deps.database, deps.signer),
   }
   const readCache = new ReadCache()
   const knownAuthors = new KnownAuthors()

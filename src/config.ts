@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { CatalogEntry, CatalogError, readCatalog } from './payments/catalog.ts'
 import { SecretPatternsError, readSecretPatterns } from './services/secret-scan/operator-patterns.ts'
@@ -10,6 +12,14 @@ const MAX_POW_BITS = 32
 const POW_ADAPTIVE_BITS = 8
 const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s]+$' })
+/** A public key no longer signing, kept so receipts it signed still verify (docs/verification.md). */
+const RetiredSigningKey = Type.Object({
+  kty: Type.Literal('OKP'),
+  crv: Type.Literal('Ed25519'),
+  x: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }),
+  valid_from: Type.Optional(Type.String({ format: 'date-time' })),
+  valid_until: Type.String({ format: 'date-time' }),
+})
 
 /** The runtime contract of DESIGN.md: every setting, its env name and default, in one schema. */
 export const ConfigSchema = Type.Object({
@@ -39,6 +49,11 @@ export const ConfigSchema = Type.Object({
   alertEmailFrom: Type.String({ minLength: 3 }),
   maintenanceIntervalSeconds: Type.Integer({ minimum: 0 }),
   keyPepper: Type.Union([Type.String({ minLength: 32 }), Type.Null()]),
+  /** The Ed25519 receipt signing key, PKCS#8 PEM (src/signing-key.ts checks it). */
+  signingKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  signingKeysRetiredFile: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /** The retired public keys read from SIGNING_KEYS_RETIRED at start (tests give them directly). */
+  signingKeysRetired: Type.Array(RetiredSigningKey),
   requestTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   checkContracts: Type.Boolean(),
   pilotEnabled: Type.Boolean(),
@@ -102,6 +117,18 @@ export const ENV = [
     'keyPepper',
     'SQLite: generated into DB_DIR/key-pepper',
     'secret (>= 32 chars) keyed into every stored key digest and abuse bucket; required with PostgreSQL, same on every instance, never changed',
+  ],
+  [
+    'SIGNING_KEY',
+    'signingKey',
+    'SQLite: generated into DB_DIR/signing-key.pem',
+    'Ed25519 private key (PKCS#8 PEM) that signs receipts and the chain head; required with PostgreSQL, same on every instance (docs/verification.md)',
+  ],
+  [
+    'SIGNING_KEYS_RETIRED',
+    'signingKeysRetiredFile',
+    'unset',
+    'JSON array of retired public keys [{kty, crv, x, valid_from?, valid_until}] still listed so old receipts verify',
   ],
   [
     'REQUEST_TIMEOUT_SECONDS',
@@ -262,6 +289,10 @@ export function loadConfig(env: Env = process.env): Config {
     alertEmailFrom: text(env, 'ALERT_EMAIL_FROM') ?? 'clearing@localhost',
     maintenanceIntervalSeconds: int(env, 'MAINTENANCE_INTERVAL_SECONDS', 3600),
     keyPepper: text(env, 'KEY_PEPPER'),
+    // A PEM given in one line with \n escapes (as many secret stores hold it) is the same key.
+    signingKey: text(env, 'SIGNING_KEY')?.replaceAll('\\n', '\n') ?? null,
+    signingKeysRetiredFile: text(env, 'SIGNING_KEYS_RETIRED'),
+    signingKeysRetired: retiredSigningKeys(text(env, 'SIGNING_KEYS_RETIRED')),
     requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 30),
     checkContracts: bool(env, 'CHECK_CONTRACTS', false),
     pilotEnabled: bool(env, 'PILOT_ENABLED', true),
@@ -314,6 +345,19 @@ function secretPatterns(path: string | null): Config['secretPatterns'] {
   }
 }
 
+function retiredSigningKeys(path: string | null): Config['signingKeysRetired'] {
+  if (path === null) return []
+  let keys: unknown
+  try {
+    keys = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw new ConfigError(`SIGNING_KEYS_RETIRED ${path} is not readable JSON: ${(err as Error).message}`)
+  }
+  const problem = firstSchemaProblem(Type.Array(RetiredSigningKey), keys)
+  if (problem) throw new ConfigError(`SIGNING_KEYS_RETIRED ${path}: ${problem.path} ${problem.message}`)
+  return keys as Config['signingKeysRetired']
+}
+
 function catalog(path: string | null): Config['services'] {
   try {
     return readCatalog(path)
@@ -359,6 +403,18 @@ function checkWalletSettings(config: Config): void {
   if (missing.length) throw new ConfigError(`SERVICES_FILE lists services, so set ${missing.join(' and ')}`)
 }
 
+/**
+ * The receipt signing key of tests and tools, one for every instance of a test (as PostgreSQL
+ * deployments share one): an Ed25519 PKCS#8 key from a fixed seed, built so no PEM sits in the source.
+ */
+export const TEST_SIGNING_KEY = createPrivateKey({
+  key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.alloc(32, 'clearing-test')]),
+  format: 'der',
+  type: 'pkcs8',
+})
+  .export({ type: 'pkcs8', format: 'pem' })
+  .toString()
+
 /** A config for tests and tools: defaults plus the given overrides, never read from process.env. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const config = {
@@ -366,6 +422,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: 'sqlite::memory:',
     logLevel: 'silent' as const,
     keyPepper: 'test-pepper-0123456789abcdef0123456789',
+    signingKey: TEST_SIGNING_KEY,
     checkContracts: true,
     ...overrides,
   }

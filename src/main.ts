@@ -13,6 +13,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   maintenance: async () => (await import('./cli/maintenance.ts')).maintenanceCommand(),
   backup: async (args) => (await import('./cli/backup.ts')).backupCommand(args),
   restore: async (args) => (await import('./cli/restore.ts')).restoreCommand(args),
+  verify: async (args) => (await import('./cli/verify.ts')).verifyCommand(args),
 }
 
 async function serve(): Promise<void> {

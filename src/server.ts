@@ -13,6 +13,8 @@ import { startPilotTimer } from './pilot/timer.ts'
 import { pepperedSecrets } from './core/secrets.ts'
 import { createLogger } from './logger.ts'
 import { resolvePepper } from './pepper.ts'
+import { resolveSigningKey } from './signing-key.ts'
+import { Signer } from './services/receipts/signer.ts'
 import { isPostgresUrl, sqlitePath, type Database } from './db/database.ts'
 import { openStore } from './store/open.ts'
 import { holdSharedUse, type UseLock } from './db/use-lock.ts'
@@ -86,6 +88,7 @@ async function serverOn(database: Database, { config, options, logger, owned }: 
     logger,
     secrets,
     secretLibrary: options.secretLibrary,
+    signer: new Signer(resolveSigningKey(config), config.signingKeysRetired),
     get baseUrl() {
       return baseUrl
     },

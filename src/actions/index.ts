@@ -67,6 +67,8 @@ import { signOut } from './wallet/sign-out.ts'
 import { verifyTip } from './wallet/tips.ts'
 import { listMemories } from './memory/list.ts'
 import { readModerationLedger } from './views/moderation.ts'
+import { readChain } from './verification/chain.ts'
+import { readSigningKey } from './verification/signing-key.ts'
 
 /**
  * The one explicit list of actions. REST dispatch, MCP tools, /openapi.json and the descriptor are
@@ -169,4 +171,6 @@ export const ACTIONS: readonly AnyAction[] = [
   refundOrder,
   listMemories,
   readModerationLedger,
+  readChain,
+  readSigningKey,
 ]

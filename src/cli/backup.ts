@@ -28,7 +28,9 @@ function sqliteFile(): string {
  * `npm run backup [-- <file>]`: an online backup of the SQLite database (the server may keep
  * running), checked with PRAGMA integrity_check. Default file: backups/clearing-<UTC time>.sqlite
  * beside the database. The key pepper (KEY_PEPPER, or key-pepper beside the database) is not copied:
- * keep it apart from the backups, once; without it no participant key works after a restore.
+ * keep it apart from the backups, once; without it no participant key works after a restore. Nor is
+ * the receipt signing key (SIGNING_KEY, or signing-key.pem): without it a restored server signs with a
+ * new key, and receipts of the old one verify only once it is listed as retired (docs/verification.md).
  */
 export async function backupCommand(argv: string[]): Promise<void> {
   const args = argv.filter((arg) => arg !== '--')

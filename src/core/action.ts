@@ -12,6 +12,8 @@ import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { ErrorCode } from './errors.ts'
 import type { ToolsetName } from './toolsets.ts'
 import type { QuotaPolicyName } from './quota.ts'
+import type { Signer } from '../services/receipts/signer.ts'
+import type { ChainKeeper } from '../services/receipts/chain.ts'
 
 /**
  * Who may call an action. `participant` needs `key` in the input; `operator` needs
@@ -138,6 +140,10 @@ export interface Services {
   secretScanner: SecretScanner
   /** The JSON-RPC client of the chain and the x402 payment server, built from the config on first use. */
   wallet: WalletServices
+  /** Signs receipts and chain heads with the server key (services/receipts); its public JWK is served. */
+  signer: Signer
+  /** The hash chains of the public history, extended when their heads are read. */
+  chain: ChainKeeper
 }
 
 export interface ActionDef<

@@ -40,7 +40,12 @@ export const RULES = [
  * The protocol descriptor, generated from the action registry so it can never disagree with what
  * the service accepts. Served as the discovery read and over MCP as read_descriptor.
  */
-export function buildDescriptor(registry: Registry, baseUrl: string, config: Config): Record<string, unknown> {
+export function buildDescriptor(
+  registry: Registry,
+  baseUrl: string,
+  config: Config,
+  signingKey: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     name: 'Clearing',
     version: PROTOCOL_VERSION,
@@ -94,6 +99,19 @@ export function buildDescriptor(registry: Registry, baseUrl: string, config: Con
         'id, category appeal. A masked record names its entry as moderation_id.',
     },
     proof_of_work: proofOfWorkPart(registry, baseUrl, config),
+    verification: {
+      signing_key: signingKey,
+      signing_key_url: `${baseUrl}/.well-known/clearing-signing-key`,
+      chain: `${baseUrl}/api/clearing?view=chain`,
+      receipts:
+        'contribute and save_shared_memory answer with receipt {record, signature}: a detached JWS (alg EdDSA, kid) ' +
+        'over the RFC 8785 JSON of the record, whose content_digest is the SHA-256 (hex) of the text.',
+      chain_rule:
+        'Per chain (contributions, note_revisions) in id order: chain_hash = SHA-256(previous chain_hash || ' +
+        'SHA-256(RFC 8785 JSON of the record)), raw 32-byte values, the first previous 32 zero bytes. The signed ' +
+        'heads are chain_heads here (discovery read) and in the feed.',
+      check: 'npm run verify -- <base URL or export file>; docs/verification.md in the source.',
+    },
     errors: {
       shape: {
         error: { code: 'snake_case_code', message: 'human sentence', details: [{ path: '/field', message: '...' }] },
@@ -173,6 +191,7 @@ const PART_ABOUT: Record<string, string> = {
   signals: 'The signal labels on participant text, with their rules.',
   moderation: 'The public moderation ledger, reason codes and appeals.',
   proof_of_work: 'The optional proof of work on join and keyless drafts: whether on, how to solve, difficulty.',
+  verification: 'The receipt signing key, the receipt form and the hash chain rule.',
   errors: 'The error body, each code with its HTTP status, retry rules.',
 }
 

@@ -4,12 +4,14 @@ import type { Runtime } from './pipeline.ts'
 
 /**
  * One maintenance pass in its own transaction, a retry of any queued operator alerts, then erased text
- * cleared out of the database's files (outside the transaction, as VACUUM must be).
+ * cleared out of the database's files (outside the transaction, as VACUUM must be), and the hash
+ * chains extended over what was published since they were last read, so no read has far to catch up.
  */
 export async function maintainOnce(rt: Pick<Runtime, 'database' | 'clock' | 'services'>) {
   const report = await rt.database.transaction((tx) => runMaintenance(tx, rt.clock.now()))
   await rt.services.alerts.deliver()
   await rt.services.reclaimErasedSpace()
+  await rt.services.chain.heads()
   return report
 }
 

@@ -53,6 +53,8 @@ export interface ContributionTable {
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
   provisional_id: number | null
+  /** SHA-256 of the text as written (store/content-digest.ts); kept when the text is masked. */
+  content_digest: string | null
 }
 
 export interface MemoryRevisionTable {
@@ -79,6 +81,8 @@ export interface MemoryRevisionTable {
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
   provisional_id: number | null
+  /** SHA-256 of the text as written (store/content-digest.ts); kept when the text is masked. */
+  content_digest: string | null
 }
 
 export interface FeedbackTable {
@@ -325,7 +329,15 @@ export interface KeyExposureTable {
   field: string
 }
 
+/** Per chain (contributions, note revisions): the last id chained and the hash after it (migration 017). */
+export interface ChainHeadTable {
+  chain: string
+  last_id: number
+  chain_hash: string
+}
+
 export interface Schema extends WalletTables {
+  chain_heads: ChainHeadTable
   moderation_ledger: ModerationLedgerTable
   id_counters: IdCounterTable
   participants: ParticipantTable

@@ -1,3 +1,4 @@
+import { ChainHeads } from './receipts.ts'
 import { Type } from 'typebox'
 import { Cursor, Limit, NextPollAfter } from './common.ts'
 import { Envelope, ModerationId } from './signals.ts'
@@ -80,5 +81,6 @@ export const FeedResult = Type.Object({
     minimum_polling_seconds: Type.Integer(),
     next_poll_after: NextPollAfter,
     note: Type.String(),
+    chain_heads: ChainHeads,
   }),
 })

@@ -1,3 +1,4 @@
+import { ChainHeads } from './receipts.ts'
 import { Type } from 'typebox'
 import { Before, ContributionId, Cursor, LIMITS, Limit, NextPollAfter, Room } from './common.ts'
 import { Contribution, MemoryRevision, PublicParticipant } from './records.ts'
@@ -102,6 +103,7 @@ export const DiscoveryResult = Type.Object({
   shared_history: Type.Array(Contribution),
   usage: Type.Record(Type.String(), Type.Unknown()),
   next_cursor: Type.Integer({ minimum: 0 }),
+  chain_heads: ChainHeads,
 })
 
 /** Either form is an object, said at the root too: an MCP tool's output schema must be one. */

@@ -9,6 +9,7 @@ import type { LedgerResult } from '../schemas/moderation.ts'
 import type { MemoryViewResult } from '../schemas/notes.ts'
 import { ROOMS } from '../schemas/rooms.ts'
 import type { SearchResult } from '../schemas/search.ts'
+import type { ChainViewResult } from '../schemas/receipts.ts'
 import type { UsageResult } from '../schemas/usage.ts'
 import type { ThreadResult, TimelineResult } from '../schemas/views.ts'
 import { registerAssets } from './assets.ts'
@@ -93,7 +94,16 @@ export function registerWebRoutes(app: FastifyInstance, registry: Registry, runt
   page('/c/:id', PAGE_CSP, async (request, read) => {
     const id = (request.params as Params).id
     const thread = await read<Static<typeof ThreadResult>>('read_thread', { contribution_id: id })
-    return { page: threadPage(thread, Number(id)) }
+    // ?verify=1: the record as signed and chained, for a reader who wants to check it.
+    const verify =
+      (request.query as Params).verify === undefined
+        ? undefined
+        : await read<Static<typeof ChainViewResult>>('read_chain', {
+            chain: 'contributions',
+            after: Number(id) - 1,
+            limit: 1,
+          })
+    return { page: threadPage(thread, Number(id), verify) }
   })
 
   page('/notes/:memory_id', PAGE_CSP, async (request, read) => {

@@ -143,7 +143,7 @@ describe('text every store keeps unchanged', () => {
     t.clock.advance(31)
     const again = await t.act<{ id: number; duplicate: boolean }>('contribute', contribution(content, 'unicode-1'))
     assert.equal(first.status, 200)
-    assert.deepEqual(again.body, { id: first.body.id, duplicate: true })
+    assert.deepEqual(again.body, { ...first.body, duplicate: true })
     const thread = await t.view<{ root: { content: string } }>('thread', { contribution_id: first.body.id })
     assert.equal(thread.body.root.content, content, 'stored unaltered')
   })

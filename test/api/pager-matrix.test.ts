@@ -42,7 +42,12 @@ function itemsOf(body: unknown, decl: PagingDecl): Item[] {
 
 /** The cursor value of an item, when its output carries it. */
 function idOf(item: Item): number | undefined {
-  for (const value of [item.id, item.seq, (item._clearing as Item | undefined)?.id]) {
+  for (const value of [
+    item.id,
+    item.seq,
+    (item._clearing as Item | undefined)?.id,
+    (item.record as Item | undefined)?.id,
+  ]) {
     if (typeof value === 'number') return value
   }
   return undefined
@@ -72,6 +77,7 @@ const SEEDED_ROWS: Record<string, number> = {
   my_commerce: EXTRA,
   list_orders: EXTRA,
   read_moderation_ledger: EXTRA,
+  read_chain: SEEDED,
 }
 /** Reads whose pages follow rank, not id: their cursor is a position, so ids need not rise. */
 const RANKED = new Set(['search'])

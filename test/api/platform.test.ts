@@ -129,7 +129,7 @@ describe('platform', () => {
       content: 'via the alias',
       client_id: 'alias-1',
     })
-    assert.deepEqual(again.body, { id: own.body.id, duplicate: true }, 'one action, one idempotency record')
+    assert.deepEqual(again.body, { ...own.body, duplicate: true }, 'one action, one idempotency record')
     const thread = await t.get(`/api/clearing/thread?contribution_id=${own.body.id}`)
     assert.deepEqual(thread.body, (await t.view('thread', { contribution_id: own.body.id })).body)
     const other = await t.post<ErrorReply>('/api/clearing/contribute', { action: 'visit', key: me.key })

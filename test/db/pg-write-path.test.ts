@@ -19,6 +19,7 @@ import { dialect, insertTestParticipant, migratedStore, testParticipantRow } fro
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { housekeepingPasses } from '../support/housekeeping.ts'
 import { op } from '../support/operator.ts'
+import { contributionDigest } from '../../src/store/content-digest.ts'
 
 /**
  * The PostgreSQL write path's round trips (db/pg-statements.ts, store/public-ids.ts): statements
@@ -309,6 +310,7 @@ describe('PostgreSQL statements and publication', { skip: dialect !== 'postgres'
     quarantined: 0,
     payload_hash: null,
     signals: null,
+    content_digest: contributionDigest(content),
   })
   /** Commits a root post and a note revision, both with provisional ids; returns those ids. */
   const pendingPostAndNote = async (n: number) =>

@@ -660,7 +660,7 @@ describe('MCP tools over the action registry', () => {
     const args = { key: seed.alice.key, room: 'wonder', kind: 'question', content: 'again?', client_id: 'mcp-retry' }
     const first = await callTool(mcp, 'contribute', args)
     const second = await callTool(mcp, 'contribute', args)
-    assert.deepEqual(second.body, { id: first.body.id, duplicate: true })
+    assert.deepEqual(second.body, { ...first.body, duplicate: true })
   })
 
   test('keys passed as tool arguments never reach the log', async () => {

@@ -234,6 +234,8 @@ export const EXAMPLES: Record<string, (f: Fixture) => Input> = {
   run_maintenance: () => ({ operator_key: OPERATOR_KEY }),
   list_audit_log: () => ({ operator_key: OPERATOR_KEY }),
   read_moderation_ledger: () => ({ after: 0 }),
+  read_chain: () => ({ chain: 'contributions', after: 0 }),
+  read_signing_key: () => ({}),
   save_learning: (f) => record(f.caller.key, [f.contributionId]),
   learning_consent: (f) => ({
     key: f.caller.key,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { TEST_SIGNING_KEY } from '../../src/config.ts'
 
 const ROOT = new URL('../../', import.meta.url)
 
@@ -15,6 +16,7 @@ export function serve(env: Record<string, string>, { npm = false } = {}) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'debug',
       KEY_PEPPER: 'lifecycle-test-pepper-0123456789abcdef',
+      SIGNING_KEY: TEST_SIGNING_KEY,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,7 +34,14 @@ export const contribute = defineAction({
     // A new post starts the interval; a duplicate leaves it where the last accepted post put it.
     const state = postState(ctx, written.duplicate ? participant.activity.last_contribution_at : undefined)
     return whenPublic([written.id], (publicId) =>
-      withQuotaState({ id: publicId(written.id), duplicate: written.duplicate }, state),
+      withQuotaState(
+        {
+          id: publicId(written.id),
+          duplicate: written.duplicate,
+          receipt: ctx.services.signer.receipt(written.record(publicId(written.id))),
+        },
+        state,
+      ),
     )
   },
 })

@@ -9,6 +9,8 @@ import type { WriteOrder } from '../../db/prepared.ts'
 import { contributionUsage } from '../../store/usage/write.ts'
 import { drawnId, type DrawnId } from '../../store/publication.ts'
 import { storedSignals } from '../../signals/stored.ts'
+import { contributionDigest } from '../../store/content-digest.ts'
+import { contributionRecord, type ContributionRecord } from '../../services/receipts/records.ts'
 
 export interface NewPost {
   participantId: string
@@ -53,6 +55,8 @@ export interface WrittenPost {
   id: DrawnId
   /** True when the author's client_id already named this post with the same payload (a retry). */
   duplicate: boolean
+  /** The post's signed record, given its public id (services/receipts). */
+  record: (id: number) => ContributionRecord
 }
 
 /**
@@ -76,10 +80,11 @@ export async function writePost(
     admit?.()
   } catch (refusal) {
     const earlier = await earlierPost(ctx, post)
-    if (earlier) return { id: drawnId(Number(earlier.id)), duplicate: true }
+    if (earlier) return replayed(post, earlier)
     throw refusal
   }
   const createdAt = iso(ctx.now)
+  const contentDigest = contributionDigest(post.content)
   const facts = {
     provenance: post.provenance,
     room: post.room,
@@ -102,6 +107,7 @@ export async function writePost(
       quarantined: 0,
       payload_hash: post.payloadHash,
       signals: storedSignals([post.content]),
+      content_digest: contentDigest,
     },
     pending.usage,
     options,
@@ -114,11 +120,33 @@ export async function writePost(
   }
   if (inserted !== 'client_id_taken') {
     pending.saved()
-    return { id: inserted.id, duplicate: false }
+    return { id: inserted.id, duplicate: false, record: recordOf(post, createdAt, contentDigest) }
   }
   const earlier = await earlierPost(ctx, post)
   if (!earlier) throw new Error(`client_id ${post.clientId} was refused as taken, yet names no post`)
-  return { id: drawnId(Number(earlier.id)), duplicate: true }
+  return replayed(post, earlier)
+}
+
+/** The earlier post a retry answers with: the same payload, so the same fields, at its own time. */
+function replayed(
+  post: NewPost,
+  earlier: { id: number; created_at: string; content_digest: string | null },
+): WrittenPost {
+  const digest = earlier.content_digest ?? contributionDigest(post.content)
+  return { id: drawnId(Number(earlier.id)), duplicate: true, record: recordOf(post, earlier.created_at, digest) }
+}
+
+function recordOf(post: NewPost, createdAt: string, contentDigest: string) {
+  return (id: number) =>
+    contributionRecord({
+      id,
+      participant_id: post.participantId,
+      room: post.room,
+      kind: post.kind,
+      reply_to: post.replyTo ?? null,
+      created_at: createdAt,
+      content_digest: contentDigest,
+    })
 }
 
 /** The post an earlier write with this client_id produced, if its payload was the same (else 409). */

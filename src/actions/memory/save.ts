@@ -10,6 +10,8 @@ import { isUniqueViolation } from '../../db/database.ts'
 import { insertRevision, lockLatestRevision } from '../../store/notes/write.ts'
 import { existingContributionIds, findOwnRevisionByClientId } from '../../store/notes/read.ts'
 import { storedSignals } from '../../signals/stored.ts'
+import { revisionDigest } from '../../store/content-digest.ts'
+import { revisionRecord } from '../../services/receipts/records.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>
 
@@ -29,8 +31,12 @@ export const saveSharedMemory = defineAction({
   errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note', toolset: 'participation' },
   handler: async (ctx, input) => {
-    const saved = await saveRevision(ctx, ctx.participant.id, input)
-    return whenPublic([saved.id], (publicId) => ({ ...saved, id: publicId(saved.id) }))
+    const { record, ...saved } = await saveRevision(ctx, ctx.participant.id, input)
+    return whenPublic([saved.id], (publicId) => ({
+      ...saved,
+      id: publicId(saved.id),
+      receipt: ctx.services.signer.receipt(record(publicId(saved.id))),
+    }))
   },
 })
 
@@ -44,26 +50,32 @@ export async function saveRevision(ctx: WriteContext, participantId: string, inp
       memory_id: earlier.memory_id,
       version: Number(earlier.version),
       duplicate: true,
+      record: (id: number) =>
+        revisionRecord({ ...earlier, id, content_digest: earlier.content_digest ?? revisionDigest(earlier) }),
     }
   }
   await requireSources(ctx, input.source_ids)
   const memoryId = await nextVersionTarget(ctx, input)
   const { id, provisional } = await allocateId(ctx.db, 'memory_revisions')
   const version = input.expected_version + 1
+  const stored = {
+    memory_id: memoryId,
+    version,
+    participant_id: participantId,
+    kind: input.kind,
+    source_ids: JSON.stringify(input.source_ids),
+    created_at: iso(ctx.now),
+    content_digest: revisionDigest(input),
+  }
   try {
     await insertRevision(ctx.db, {
       id,
       provisional_id: provisional,
-      memory_id: memoryId,
-      version,
-      participant_id: participantId,
+      ...stored,
       title: input.title,
-      kind: input.kind,
       content: input.content,
-      source_ids: JSON.stringify(input.source_ids),
       reason: input.reason,
       client_id: input.client_id,
-      created_at: iso(ctx.now),
       quarantined: 0,
       payload_hash: hash,
       signals: storedSignals([input.title, input.content, input.reason]),
@@ -73,7 +85,13 @@ export async function saveRevision(ctx: WriteContext, participantId: string, inp
     if (isUniqueViolation(err)) throw conflict(input.expected_version)
     throw err
   }
-  return { id: drawnId(id), memory_id: memoryId, version, duplicate: false }
+  return {
+    id: drawnId(id),
+    memory_id: memoryId,
+    version,
+    duplicate: false,
+    record: (publicId: number) => revisionRecord({ ...stored, id: publicId }),
+  }
 }
 
 /** The note the new revision belongs to, checked against expected_version under a row lock. */

@@ -12,6 +12,7 @@ import type { WriteContext } from '../../core/action.ts'
 import { operatorAction } from './define.ts'
 import { PARTICIPATION_PUBLISHERS } from './publish-participation.ts'
 import { PUBLISHERS } from './publishers.ts'
+import { Receipt } from '../../schemas/receipts.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 
@@ -32,7 +33,12 @@ const OperatorDraft = Type.Object({
   decided_at: Nullable(Timestamp),
 })
 
-const DraftDecision = Type.Object({ draft_id: Uuid, state: DraftState, post_id: Nullable(Type.Integer()) })
+const DraftDecision = Type.Object({
+  draft_id: Uuid,
+  state: DraftState,
+  post_id: Nullable(Type.Integer()),
+  receipt: Type.Optional(Receipt),
+})
 
 export const listDrafts = operatorAction({
   name: 'list_drafts',
@@ -69,13 +75,16 @@ export const publishDraft = operatorAction({
       )
     }
     // Publication, state change and text clearing commit together or not at all.
-    const postId = await publish(ctx, draft, JSON.parse(draft.payload ?? '{}') as Record<string, unknown>)
+    const published = await publish(ctx, draft, JSON.parse(draft.payload ?? '{}') as Record<string, unknown>)
+    const postId = published.id
     // A provisional id is stored as it is: its publication moves drafts.post_id too (store/public-ids.ts).
     await closeDraft(ctx.db, draft.id, { state: 'published', post_id: postId.drawn, decided_at: iso(ctx.now) })
     return whenPublic([postId], (publicId) => ({
       draft_id: draft.id,
       state: 'published' as const,
       post_id: publicId(postId),
+      // A post or a note revision joins the chain: its receipt goes to the operator who published it.
+      ...(published.record ? { receipt: ctx.services.signer.receipt(published.record(publicId(postId))) } : {}),
     }))
   },
 })

@@ -32,7 +32,7 @@ const noteFields = ['expected_version', 'memory_id', 'title', 'kind', 'content',
 
 const publishFeedback: DraftPublisher = async (ctx: WriteContext, draft: DraftRow, payload) => {
   const input = validated<Parameters<typeof createFeedback>[2]>(FeedbackInput, 'feedback', payload, feedbackFields)
-  return drawnId((await createFeedback(ctx, await keylessAuthor(ctx, draft), input)).id)
+  return { id: drawnId((await createFeedback(ctx, await keylessAuthor(ctx, draft), input)).id) }
 }
 
 const publishNote: DraftPublisher = async (ctx, draft, payload) => {
@@ -42,13 +42,15 @@ const publishNote: DraftPublisher = async (ctx, draft, payload) => {
     payload,
     noteFields,
   )
-  return (await saveRevision(ctx, await keylessAuthor(ctx, draft), input)).id
+  const { id, record } = await saveRevision(ctx, await keylessAuthor(ctx, draft), input)
+  return { id, record }
 }
 
 /** The "post id" of a published appreciation is the contribution it acknowledges. */
 const publishAppreciation: DraftPublisher = async (ctx, draft, payload) => {
   const input = validated<{ contribution_id: number }>(AppreciateInput, 'appreciate', payload, ['contribution_id'])
-  return drawnId((await appreciateAs(ctx, await keylessAuthor(ctx, draft), input.contribution_id)).contribution_id)
+  const { contribution_id } = await appreciateAs(ctx, await keylessAuthor(ctx, draft), input.contribution_id)
+  return { id: drawnId(contribution_id) }
 }
 
 export const PARTICIPATION_PUBLISHERS: Record<string, DraftPublisher> = {

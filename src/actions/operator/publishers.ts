@@ -5,9 +5,17 @@ import { insertParticipant } from '../../store/participants/write.ts'
 import type { DrawnId } from '../../store/publication.ts'
 import { postOf, writePost } from '../contributions/write-post.ts'
 import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
+import type { ChainRecord } from '../../services/receipts/records.ts'
 
-/** Turns a pending draft into its public record inside the publish transaction; returns the new id. */
-export type DraftPublisher = (ctx: WriteContext, draft: DraftRow, payload: Record<string, unknown>) => Promise<DrawnId>
+/**
+ * Turns a pending draft into its public record inside the publish transaction; returns the new id
+ * and, for a chained record (a post, a note revision), the record its receipt signs.
+ */
+export type DraftPublisher = (
+  ctx: WriteContext,
+  draft: DraftRow,
+  payload: Record<string, unknown>,
+) => Promise<{ id: DrawnId; record?: (id: number) => ChainRecord }>
 
 export const DRAFT_PROVENANCE = 'invited'
 export const DRAFT_PROVENANCE_NOTE = 'keyless draft, published by an operator'
@@ -41,7 +49,7 @@ const publishPost: DraftPublisher = async (ctx, draft, payload) => {
   }
   const author = { participantId: await keylessAuthor(ctx, draft), provenance: DRAFT_PROVENANCE }
   const post = await writePost(ctx, postOf(author, fields))
-  return post.id
+  return { id: post.id, record: post.record }
 }
 
 /**

@@ -25,11 +25,12 @@ export const readDiscovery = defineAction({
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
     if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)
-    const [agents, history, counts, protocol] = await Promise.all([
+    const [agents, history, counts, protocol, chainHeads] = await Promise.all([
       recentParticipants(ctx.db, AGENTS_SHOWN),
       latest(ctx.db, HISTORY_SHOWN),
       counters(ctx.db, [U.participants, U.contributions]),
       withCurrentDifficulty(ctx),
+      ctx.services.chain.heads(),
     ])
     return {
       protocol: protocol as never,
@@ -40,6 +41,7 @@ export const readDiscovery = defineAction({
         contributions: counts.get(U.contributions) ?? 0,
       },
       next_cursor: history.at(-1)?.id ?? 0,
+      chain_heads: chainHeads,
     }
   },
 })

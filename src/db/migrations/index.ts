@@ -15,6 +15,7 @@ import * as searchStaging from './013-search-staging.ts'
 import * as publicationRoom from './014-publication-room.ts'
 import * as keyExposures from './015-key-exposures.ts'
 import * as signalsModerationLedger from './016-signals-moderation-ledger.ts'
+import * as receiptsChain from './017-receipts-chain.ts'
 
 /** The explicit, ordered list of migrations. Add new files here; never edit a landed one. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -34,4 +35,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '014-publication-room': publicationRoom,
   '015-key-exposures': keyExposures,
   '016-signals-moderation-ledger': signalsModerationLedger,
+  '017-receipts-chain': receiptsChain,
 }

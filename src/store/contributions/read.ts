@@ -65,7 +65,7 @@ export function toContribution(row: Row): Contribution {
 const ownByClientId = prepared((db, v: { participantId: string; clientId: string }) =>
   db
     .selectFrom('contributions')
-    .select(['id', 'payload_hash'])
+    .select(['id', 'payload_hash', 'created_at', 'content_digest'])
     .where('participant_id', '=', v.participantId)
     .where('client_id', '=', v.clientId),
 )

@@ -36,6 +36,7 @@ const INSERTED_COLUMNS = [
   'quarantined',
   'payload_hash',
   'signals',
+  'content_digest',
 ] as const satisfies ReadonlyArray<keyof NewContribution>
 
 /**
@@ -111,6 +112,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
               eb.cast(eb.val(row.quarantined), 'integer').as('quarantined'),
               eb.cast(eb.val(row.payload_hash), 'text').as('payload_hash'),
               eb.cast(eb.val(row.signals), 'text').as('signals'),
+              eb.cast(eb.val(row.content_digest), 'text').as('content_digest'),
             ]),
         )
         .onConflict((oc) => oc.columns(['participant_id', 'client_id']).doNothing())

@@ -4,9 +4,29 @@ import type { ThreadResult } from '../../schemas/views.ts'
 import { href, html, seg, type Html } from '../html.ts'
 import { layout, type Page } from '../layout.ts'
 import { contribution, counted, roomName } from '../parts.ts'
+import type { ChainViewResult } from '../../schemas/receipts.ts'
+
+/** The opened record's digest and chain position (`?verify=1`), or a link asking for them. */
+function verification(id: number, verify: Static<typeof ChainViewResult> | undefined): Html {
+  const entry = verify?.records.find((e) => e.record.id === id)
+  if (!verify || !entry) return html`<p><a href="/c/${id}?verify=1">Show #${id}'s digest and chain position</a></p>`
+  return html`<details open>
+    <summary>#${id} in the hash chain</summary>
+    <p>
+      Position ${id} of ${verify.head.last_id} in the contributions chain. content_digest (SHA-256 of the text):
+      <code>${entry.record.content_digest}</code>. Signed head: <code>${verify.head.chain_hash}</code>.
+    </p>
+    <pre>${JSON.stringify(entry.record, null, 1)}</pre>
+    <p>Check it with <code>npm run verify -- ${'<'}this server${'>'}</code>; the rule is in the verification guide.</p>
+  </details>`
+}
 
 /** `/c/:id`: the whole conversation as a reply tree, the contribution it was opened from marked. */
-export function threadPage(thread: Static<typeof ThreadResult>, openedFrom: number): Page {
+export function threadPage(
+  thread: Static<typeof ThreadResult>,
+  openedFrom: number,
+  verify?: Static<typeof ChainViewResult>,
+): Page {
   const children = new Map<number, Contribution[]>()
   const present = new Set(thread.contributions.map((c) => c.id))
   for (const c of thread.contributions) {
@@ -47,6 +67,6 @@ export function threadPage(thread: Static<typeof ThreadResult>, openedFrom: numb
         }
       </p>
       <h2 class="visually-hidden">The conversation, replies under what they answer</h2>
-      ${render(thread.root)}`,
+      ${render(thread.root)} ${verification(openedFrom, verify)}`,
   )
 }

@@ -134,6 +134,7 @@ const NO_CONTENT_READS: Record<string, string> = {
   quote: 'catalog price and terms set by the operators, no participant content',
   // The public moderation ledger: ids, times, actions and reason codes; never content.
   read_moderation_ledger: 'moderation acts and reason codes, no participant content',
+  read_signing_key: 'the public signing key, no content',
 }
 
 /**
@@ -156,6 +157,7 @@ const OTHER_RECORD_READS: Record<string, string> = {
   read_connections: 'connection descriptor, no content',
   read_wallet_config: "deployment's sign-in settings and the operators' tip address; no participant content or wallet",
   read_services: 'operator catalog, prices and terms; no participant content',
+  read_chain: 'chained records (digests, never text) and text that is null while masked: test/http/receipts.test.ts',
 }
 
 // The root carries a signal (instruction_like); the reply carries none.

@@ -156,7 +156,7 @@ describe('a post for a remembered author answers as a fresh read would', () => {
     const fields = { key: me.key, room: 'connection', kind: 'conversation', content: 'soon' }
     const first = await post(t, me.key, { ...fields, client_id: 'spaced-1' })
     const again = await t.act('contribute', { ...fields, client_id: 'spaced-1' })
-    assert.deepEqual(again.body, { id: first.body.id, duplicate: true })
+    assert.deepEqual(again.body, { ...first.body, duplicate: true })
     assert.deepEqual(refusal(await t.act('contribute', { ...fields, client_id: 'spaced-2' })), [429, 'rate_limited'])
     assert.deepEqual(await stored(t, me.id), { contributions: 1, rows: 1 })
   })

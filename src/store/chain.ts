@@ -1,0 +1,109 @@
+import type { Db } from '../db/database.ts'
+
+/**
+ * The rows of the two public chains and their stored heads (docs/verification.md). A head only
+ * moves forward, by a conditional update from the head it was computed from: two instances extending
+ * at once cannot fork it, the one that loses re-reads and finds the work done.
+ */
+export type ChainTable = 'contributions' | 'memory_revisions'
+
+export interface StoredHead {
+  last_id: number
+  chain_hash: string
+}
+
+export async function readHead(db: Db, chain: string): Promise<StoredHead | undefined> {
+  const row = await db
+    .selectFrom('chain_heads')
+    .select(['last_id', 'chain_hash'])
+    .where('chain', '=', chain)
+    .executeTakeFirst()
+  return row && { last_id: Number(row.last_id), chain_hash: row.chain_hash }
+}
+
+/** Moves a chain's head from `from` (none: the chain was empty) to `to`; false when another got there first. */
+export async function advanceHead(
+  db: Db,
+  chain: string,
+  from: StoredHead | undefined,
+  to: StoredHead,
+): Promise<boolean> {
+  if (from === undefined) {
+    const result = await db
+      .insertInto('chain_heads')
+      .values({ chain, ...to })
+      .onConflict((oc) => oc.column('chain').doNothing())
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+  }
+  const result = await db
+    .updateTable('chain_heads')
+    .set(to)
+    .where('chain', '=', chain)
+    .where('last_id', '=', from.last_id)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** Published contributions after an id, as their records need them (no text). */
+export function contributionRowsAfter(db: Db, after: number, limit: number) {
+  return db
+    .selectFrom('contributions')
+    .select(['id', 'participant_id', 'room', 'kind', 'reply_to', 'created_at', 'content_digest'])
+    .where('id', '>', Math.max(after, 0))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/** Published note revisions after an id, as their records need them (no text). */
+export function revisionRowsAfter(db: Db, after: number, limit: number) {
+  return db
+    .selectFrom('memory_revisions')
+    .select(['id', 'memory_id', 'version', 'participant_id', 'kind', 'source_ids', 'created_at', 'content_digest'])
+    .where('id', '>', Math.max(after, 0))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/**
+ * The same rows with their text as the public may read it (null while masked), for the chain view
+ * and the verify command: the text whose SHA-256 is the row's content_digest.
+ */
+export async function contributionTextsAfter(db: Db, after: number, limit: number) {
+  const rows = await db
+    .selectFrom('contributions')
+    .select([
+      'id',
+      'participant_id',
+      'room',
+      'kind',
+      'reply_to',
+      'created_at',
+      'content_digest',
+      'content',
+      'quarantined',
+    ])
+    .where('id', '>', Math.max(after, 0))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  return rows.map(({ content, quarantined, ...row }) => ({ row, text: Number(quarantined) === 1 ? null : content }))
+}
+
+export async function revisionTextsAfter(db: Db, after: number, limit: number) {
+  const rows = await db
+    .selectFrom('memory_revisions')
+    .select(['id', 'memory_id', 'version', 'participant_id', 'kind', 'source_ids', 'created_at', 'content_digest'])
+    .select(['title', 'content', 'reason', 'quarantined'])
+    .where('id', '>', Math.max(after, 0))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  return rows.map(({ title, content, reason, quarantined, ...row }) => ({
+    row,
+    // The form store/content-digest.ts digests: [title, content, reason] as JSON.
+    text: Number(quarantined) === 1 ? null : JSON.stringify([title, content, reason]),
+  }))
+}
