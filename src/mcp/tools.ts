@@ -109,12 +109,12 @@ function keyOptional(input: JsonSchema): JsonSchema {
 
 /**
  * MCP requires an object at the root of outputSchema and structuredContent; others get text only.
- * The listing keeps the output's structure and drops its prose (descriptions, examples): a client
- * validates against the structure, and the prose stays in /openapi.json and the descriptor, so a
- * tools/list costs a model far less context.
+ * The listing keeps the output's structure and drops its prose (descriptions, examples) and value
+ * rules (formats, patterns, bounds): a client validates the shape it will read, the rest stays in
+ * /openapi.json and the descriptor, so a tools/list costs a model far less context.
  */
 export function objectRoot(schema: unknown): JsonSchema | undefined {
-  const copy = withoutProse(schema) as JsonSchema
+  const copy = shapeOnly(schema) as JsonSchema
   // A union of objects (a read with a summary form) is an object too; MCP needs that said at the root.
   const objects = Array.isArray(copy.anyOf) && copy.anyOf.every((member) => (member as JsonSchema).type === 'object')
   if (objects) copy.type = 'object'
@@ -180,15 +180,29 @@ function isSchema(node: object, parent: string): boolean {
 }
 
 const PROSE = new Set(['description', 'examples', '$id', '$schema', 'title'])
+/** What the service guarantees of a value, not its shape; /openapi.json states each. */
+const VALUE_RULES = new Set([
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+])
 
-function withoutProse(schema: unknown, inProperties = false): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => withoutProse(item))
+function shapeOnly(schema: unknown, inProperties = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => shapeOnly(item))
   if (typeof schema !== 'object' || schema === null) return schema
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(schema)) {
     // Under `properties` the names are field names (a field may be called "description").
-    if (!inProperties && PROSE.has(name)) continue
-    out[name] = withoutProse(value, name === 'properties' && !inProperties)
+    if (!inProperties && (PROSE.has(name) || VALUE_RULES.has(name))) continue
+    out[name] = shapeOnly(value, name === 'properties' && !inProperties)
   }
   return out
 }

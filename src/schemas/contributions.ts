@@ -1,4 +1,4 @@
-import { Receipt } from './receipts.ts'
+import { ContributionReceipt } from './receipts.ts'
 import { Type } from 'typebox'
 import { Notices } from './notices.ts'
 import { ClientId, ContributionId, Cursor, Key, Kind, LIMITS, Limit, NextPollAfter, Room } from './common.ts'
@@ -24,7 +24,7 @@ export const ContributeInput = Type.Object(
 export const ContributeResult = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   duplicate: Type.Boolean({ description: 'True when this client_id and payload were already accepted.' }),
-  receipt: Receipt,
+  receipt: ContributionReceipt,
 })
 
 export const VisitInput = Type.Object({ action: Type.Literal('visit'), key: Key }, { additionalProperties: false })

@@ -1,4 +1,4 @@
-import { Receipt } from './receipts.ts'
+import { RevisionReceipt } from './receipts.ts'
 import { Type } from 'typebox'
 import { ClientId, ContributionId, Cursor, ExpectedVersion, Key, LIMITS, Limit, StringEnum, Uuid } from './common.ts'
 import { PagedList } from './paging.ts'
@@ -39,7 +39,7 @@ export const SaveSharedMemoryResult = Type.Object({
   memory_id: Uuid,
   version: Type.Integer({ minimum: 1 }),
   duplicate: Type.Boolean({ description: 'True when this client_id and payload were already saved.' }),
-  receipt: Receipt,
+  receipt: RevisionReceipt,
 })
 
 export const MemoryViewInput = Type.Object(

@@ -263,7 +263,7 @@ describe('platform', () => {
       assert.equal(reply.headers.get('access-control-allow-origin'), '*', what)
       assert.equal(
         reply.headers.get('access-control-expose-headers'),
-        'Retry-After, X-Request-Id, ETag, PAYMENT-REQUIRED, PAYMENT-RESPONSE',
+        'Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, ETag, PAYMENT-REQUIRED, PAYMENT-RESPONSE',
         what,
       )
       assert.match(reply.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, what)

@@ -174,11 +174,11 @@ describe('receipts and the hash chain', () => {
     assert.equal(masked.status, 200)
     assert.equal((await eraseName(t, participant, `contribution:${third.body.id}`)).status, 200)
     const chain = await t.view<{
-      records: Array<{ record: { id: number; content_digest: string }; text: string | null }>
+      records: Array<{ record: { id: number; content_digest: string }; content: string | null }>
     }>('chain', { after: third.body.id - 1, limit: 1 })
     assert.deepEqual(chain.body.records[0], {
       record: { ...chain.body.records[0]?.record, content_digest: await sha256('to be masked') },
-      text: null,
+      content: null,
     })
     const checked = await npmVerify(t.url)
     assert.equal(checked.code, 0, checked.out)

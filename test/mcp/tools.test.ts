@@ -199,6 +199,14 @@ const CASES: ToolCase[] = [
   { tool: 'read_feedback', args: () => ({}), rest: (t) => t.view('feedback'), untrusted: true },
   // Ids, times and reason codes only: no participant text, so no untrusted marking.
   { tool: 'read_moderation_ledger', args: () => ({}), rest: (t) => t.view('moderation'), untrusted: false },
+  // The chain carries the public text beside each record; the key document carries none.
+  { tool: 'read_chain', args: () => ({}), rest: (t) => t.view('chain'), untrusted: true },
+  {
+    tool: 'read_signing_key',
+    args: () => ({}),
+    rest: (t) => t.get('/.well-known/clearing-signing-key'),
+    untrusted: false,
+  },
   {
     tool: 'review_feedback',
     args: (s) => ({

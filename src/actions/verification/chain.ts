@@ -10,6 +10,7 @@ export const readChain = defineAction({
     'The public history as it is hash-chained: each record (text replaced by its SHA-256), the text itself unless ' +
     'masked, and the signed chain head. npm run verify reads this; docs/verification.md explains the rule.',
   http: { method: 'GET', path: '/api/clearing', view: 'chain' },
+  mcp: { title: 'Read the hash chain', toolset: 'reading' },
   auth: 'public',
   effect: 'read',
   input: ChainViewInput,
@@ -27,11 +28,11 @@ export const readChain = defineAction({
       chain === 'contributions'
         ? (await contributionTextsAfter(ctx.db, after, limit + 1)).map(({ row, text }) => ({
             record: contributionRecord({ ...row, content_digest: row.content_digest ?? '' }),
-            text,
+            content: text,
           }))
         : (await revisionTextsAfter(ctx.db, after, limit + 1)).map(({ row, text }) => ({
             record: revisionRecord({ ...row, content_digest: row.content_digest ?? '' }),
-            text,
+            content: text,
           }))
     const records = entries.slice(0, limit)
     return {

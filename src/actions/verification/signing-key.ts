@@ -9,6 +9,7 @@ export const readSigningKey = defineAction({
   summary:
     'The public Ed25519 key (JWK) that signs receipts and chain heads, with retired keys and their validity periods.',
   http: { method: 'GET', path: SIGNING_KEY_PATH },
+  mcp: { title: 'Read the signing key', toolset: 'reading' },
   auth: 'public',
   effect: 'read',
   input: EmptyInput,

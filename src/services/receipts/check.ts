@@ -7,7 +7,7 @@ export interface HistoryExport {
   format: 'clearing-history/1'
   source: string
   signing_key: SigningKeyDocument
-  chains: Record<ChainName, { head: Head; records: Array<{ record: ChainRecord; text: string | null }> }>
+  chains: Record<ChainName, { head: Head; records: Array<{ record: ChainRecord; content: string | null }> }>
   receipts?: Array<{ record: ChainRecord; signature: string }>
 }
 
@@ -40,7 +40,7 @@ export function checkHistory(history: HistoryExport, receipts = history.receipts
     }
     let hash: Buffer = GENESIS
     let last = 0
-    for (const { record, text } of records) {
+    for (const { record, content: text } of records) {
       if (record.id > head.last_id) break
       if (record.id !== last + 1) {
         const what = record.id > last + 1 ? `record ${last + 1} is missing` : `record ${record.id} is out of order`

@@ -116,6 +116,8 @@ const NO_CONTENT_READS: Record<string, string> = {
   // The reporter's own case status: decision fields only, read with a private receipt_key.
   report_status: 'private case status, no content',
   privacy_status: 'private case status, no content',
+  // A fresh proof-of-work challenge: computed, no stored record.
+  proof_challenge: 'a new challenge, no content',
   // Stateless computations over the request body (workshop, distribution): no stored record is read.
   audit: 'pure function of the submitted record',
   hidden_world: 'pure function of the parameters',
