@@ -1,5 +1,5 @@
 import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
-import type { Database, WriteTx } from '../db/database.ts'
+import type { Database } from '../db/database.ts'
 import type { ActionContext, WriteContext } from './action.ts'
 import { utcDate } from './clock.ts'
 import { ServiceError } from './errors.ts'

@@ -8,7 +8,10 @@ import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 type WriteOperatorContext = ContextFor<'operator', undefined, undefined, WriteTx, WriteTx>
 type ReadOperatorContext = ContextFor<'operator', undefined, undefined>
-type Defined<I extends TSchema, O extends TSchema, C extends ActionContext> = Omit<ActionDef<I, O, C>, 'http' | 'auth' | 'effect'>
+type Defined<I extends TSchema, O extends TSchema, C extends ActionContext> = Omit<
+  ActionDef<I, O, C>,
+  'http' | 'auth' | 'effect'
+>
 /** A read (a list, an export) changes nothing, so it writes no audit row; the default is a write. */
 type OperatorDef<I extends TSchema, O extends TSchema> =
   | (Defined<I, O, WriteOperatorContext> & { effect?: 'write' })
