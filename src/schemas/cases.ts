@@ -74,6 +74,20 @@ export const caseStatusInput = <const A extends string>(action: A) =>
     { additionalProperties: false },
   )
 
+/** What a report names, as an operator reviews it. */
+const Reported = Type.Union([
+  Type.Object(
+    {
+      text: Type.Union([Type.String(), Type.Null()], {
+        description: 'The stored text, shown to operators even while quarantined; null once erased.',
+      }),
+      quarantined: Type.Boolean({ description: 'Masked in every public read.' }),
+      path: Type.String({ description: 'Where it reads on this site (the web view, or JSON for feedback).' }),
+    },
+    { description: 'Reports only: what the report names; null when it no longer exists.' },
+  ),
+  Type.Null(),
+])
 export const CaseStatus = Type.Object({
   case_id: Uuid,
   status: StringEnum(CASE_STATUSES),
@@ -81,21 +95,7 @@ export const CaseStatus = Type.Object({
   decision_note: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
   decided_at: Type.Union([Timestamp, Type.Null()]),
-  reported: Type.Optional(
-    Type.Union([
-      Type.Object(
-        {
-          text: Type.Union([Type.String(), Type.Null()], {
-            description: 'The stored text, shown to operators even while quarantined; null once erased.',
-          }),
-          quarantined: Type.Boolean({ description: 'Masked in every public read.' }),
-          path: Type.String({ description: 'Where it reads on this site (the web view, or JSON for feedback).' }),
-        },
-        { description: 'Reports only: what the report names; null when it no longer exists.' },
-      ),
-      Type.Null(),
-    ]),
-  ),
+  reported: Type.Optional(Reported),
 })
 
 export const CaseListInput = {
@@ -116,21 +116,7 @@ export const OperatorCase = Type.Object({
   decision_note: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
   decided_at: Type.Union([Timestamp, Type.Null()]),
-  reported: Type.Optional(
-    Type.Union([
-      Type.Object(
-        {
-          text: Type.Union([Type.String(), Type.Null()], {
-            description: 'The stored text, shown to operators even while quarantined; null once erased.',
-          }),
-          quarantined: Type.Boolean({ description: 'Masked in every public read.' }),
-          path: Type.String({ description: 'Where it reads on this site (the web view, or JSON for feedback).' }),
-        },
-        { description: 'Reports only: what the report names; null when it no longer exists.' },
-      ),
-      Type.Null(),
-    ]),
-  ),
+  reported: Type.Optional(Reported),
 })
 
 export const CaseList = PagedList('cases', OperatorCase)
