@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts'
+import { envelope } from '../signals/stored.ts'
 
 /**
  * The rows of the two public chains and their stored heads (docs/verification.md). A head only
@@ -84,26 +85,31 @@ export async function contributionTextsAfter(db: Db, after: number, limit: numbe
       'content_digest',
       'content',
       'quarantined',
+      'signals',
     ])
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
     .limit(limit)
     .execute()
-  return rows.map(({ content, quarantined, ...row }) => ({ row, text: Number(quarantined) === 1 ? null : content }))
+  return rows.map(({ content, quarantined, signals, ...row }) => {
+    const masked = Number(quarantined) === 1
+    return { row, text: masked ? null : content, envelope: envelope(signals, [content], masked) }
+  })
 }
 
 export async function revisionTextsAfter(db: Db, after: number, limit: number) {
   const rows = await db
     .selectFrom('memory_revisions')
     .select(['id', 'memory_id', 'version', 'participant_id', 'kind', 'source_ids', 'created_at', 'content_digest'])
-    .select(['title', 'content', 'reason', 'quarantined'])
+    .select(['title', 'content', 'reason', 'quarantined', 'signals'])
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
     .limit(limit)
     .execute()
-  return rows.map(({ title, content, reason, quarantined, ...row }) => ({
-    row,
+  return rows.map(({ title, content, reason, quarantined, signals, ...row }) => {
+    const masked = Number(quarantined) === 1
     // The form store/content-digest.ts digests: [title, content, reason] as JSON.
-    text: Number(quarantined) === 1 ? null : JSON.stringify([title, content, reason]),
-  }))
+    const text = masked ? null : JSON.stringify([title, content, reason])
+    return { row, text, envelope: envelope(signals, [title, content, reason], masked) }
+  })
 }

@@ -179,6 +179,8 @@ describe('receipts and the hash chain', () => {
     assert.deepEqual(chain.body.records[0], {
       record: { ...chain.body.records[0]?.record, content_digest: await sha256('to be masked') },
       content: null,
+      untrusted: true,
+      signals: [],
     })
     const checked = await npmVerify(t.url)
     assert.equal(checked.code, 0, checked.out)

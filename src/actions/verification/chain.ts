@@ -26,13 +26,15 @@ export const readChain = defineAction({
     if (!head) throw new Error(`no head for chain ${chain}`)
     const entries =
       chain === 'contributions'
-        ? (await contributionTextsAfter(ctx.db, after, limit + 1)).map(({ row, text }) => ({
+        ? (await contributionTextsAfter(ctx.db, after, limit + 1)).map(({ row, text, envelope }) => ({
             record: contributionRecord({ ...row, content_digest: row.content_digest ?? '' }),
             content: text,
+            ...envelope,
           }))
-        : (await revisionTextsAfter(ctx.db, after, limit + 1)).map(({ row, text }) => ({
+        : (await revisionTextsAfter(ctx.db, after, limit + 1)).map(({ row, text, envelope }) => ({
             record: revisionRecord({ ...row, content_digest: row.content_digest ?? '' }),
             content: text,
+            ...envelope,
           }))
     const records = entries.slice(0, limit)
     return {
