@@ -51,6 +51,31 @@ module.exports = {
       from: { path: '^clients/typescript/' },
       to: { path: '^(src|test|scripts|bench)/' },
     },
+    {
+      name: 'action-areas-apart',
+      comment: 'An action area never imports another area: logic two areas share is a domain service (src/services).',
+      severity: 'error',
+      from: { path: '^src/actions/([^/]+)/' },
+      to: { path: '^src/actions/', pathNot: '^src/actions/$1/' },
+    },
+    {
+      name: 'services-stay-below-actions',
+      comment:
+        'A domain service serves actions, the pilot and the draft publisher: it imports none of them, nor the ' +
+        'pipeline or a transport (only the one error type of core/errors.ts).',
+      severity: 'error',
+      from: { path: '^src/services/' },
+      to: { path: '^src/(actions|core|http|mcp|web|cli|app|server|main)', pathNot: '^src/core/errors\\.ts$' },
+    },
+    {
+      name: 'only-transports-and-core-list-actions',
+      comment:
+        'The list of actions (src/actions/index.ts) is read through the registry: only the app, the transports and ' +
+        'the operator CLI import it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(app|server|main|http|mcp|web|cli|core)' },
+      to: { path: '^src/actions/index\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { testConfig } from '../src/config.ts'
-import { ManualClock } from '../src/core/clock.ts'
-import { runScheduledPilot } from '../src/pilot/timer.ts'
+import { ManualClock } from '../src/services/clock.ts'
+import { runScheduledPilot } from '../src/core/pilot-timer.ts'
 import { createServer } from '../src/server.ts'
 
 const C = Number(process.argv[2] ?? 1_000_000)

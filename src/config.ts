@@ -79,7 +79,7 @@ export const ConfigSchema = Type.Object({
     Type.Object({ kind: Type.String(), pattern: Type.String(), flags: Type.Optional(Type.String()) }),
   ),
   secretScanTimeoutMs: Type.Integer({ minimum: 10, maximum: 10000 }),
-  // Proof of work on join and keyless drafts (core/proof-of-work.ts): 0 leading zero bits is off.
+  // Proof of work on join and keyless drafts (services/proof-of-work.ts): 0 leading zero bits is off.
   powDifficulty: Type.Integer({ minimum: 0, maximum: MAX_POW_BITS }),
   powMaxDifficulty: Type.Integer({ minimum: 0, maximum: MAX_POW_BITS }),
   powChallengeSeconds: Type.Integer({ minimum: 30, maximum: 3600 }),

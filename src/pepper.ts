@@ -7,7 +7,7 @@ import { isPostgresUrl, sqlitePath } from './db/database.ts'
 export const PEPPER_FILE = 'key-pepper'
 
 /**
- * The server pepper (core/secrets.ts): KEY_PEPPER when set. Without it, a SQLite deployment keeps a
+ * The server pepper (services/secrets.ts): KEY_PEPPER when set. Without it, a SQLite deployment keeps a
  * generated one in `key-pepper` beside the database file (mode 0600), outside the database, so a
  * copy of the database alone does not carry it. PostgreSQL deployments run several instances that
  * must agree, so there KEY_PEPPER is required.

@@ -7,7 +7,7 @@
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import { registry } from '../../src/app.ts'
 import { testConfig } from '../../src/config.ts'
-import { CREDENTIAL_FIELDS } from '../../src/core/secrets.ts'
+import { CREDENTIAL_FIELDS } from '../../src/services/secrets.ts'
 import { inputFields, isIdempotent } from '../../src/core/idempotent.ts'
 import type { RegisteredAction } from '../../src/core/registry.ts'
 import { aliasPath, camel } from '../../src/http/openapi-components.ts'

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.ts'
 import { createAlerts } from '../core/alerts.ts'
-import { systemClock } from '../core/clock.ts'
+import { systemClock } from '../services/clock.ts'
 import { runMaintenance } from '../core/maintenance.ts'
 import { createLogger } from '../logger.ts'
 import { openStore } from '../store/open.ts'

@@ -1,10 +1,10 @@
 import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
 import type { Database } from '../db/database.ts'
 import type { ActionContext, WriteContext } from './action.ts'
-import { utcDate } from './clock.ts'
+import { utcDate } from '../services/clock.ts'
 import { ServiceError } from './errors.ts'
 import { windowEndsIn, type QuotaPolicyName, type QuotaState } from './quota.ts'
-import { hmac, type Secrets } from './secrets.ts'
+import { hmac, type Secrets } from '../services/secrets.ts'
 
 /** Requests with no usable client address share this one budget. */
 export const SHARED_FALLBACK_BUCKET = 'shared'

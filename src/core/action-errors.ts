@@ -1,10 +1,10 @@
 import type { AnyAction } from './action.ts'
 import type { ErrorCode } from './errors.ts'
-import { CREDENTIAL_FIELDS } from './secrets.ts'
+import { CREDENTIAL_FIELDS } from '../services/secrets.ts'
 import { storedTextPaths } from '../services/secret-scan/fields.ts'
-import { CHECKSUMMED_FIELDS } from './key-format.ts'
+import { CHECKSUMMED_FIELDS } from '../services/key-format.ts'
 
-/** The input fields of an action that carry a caller's secret (core/secrets.ts, CREDENTIAL_FIELDS). */
+/** The input fields of an action that carry a caller's secret (services/secrets.ts, CREDENTIAL_FIELDS). */
 export function credentialFields(def: AnyAction): string[] {
   const properties = (def.input as { properties?: Record<string, unknown> }).properties ?? {}
   return CREDENTIAL_FIELDS.filter((field) => field in properties)

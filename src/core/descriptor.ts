@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts'
 import { ERROR_STATUS } from './errors.ts'
-import { proofOfWorkOn } from './proof-of-work.ts'
+import { proofOfWorkOn } from '../services/proof-of-work.ts'
 import type { Registry } from './registry.ts'
 import { DISCOVERY_PATHS } from './discovery-paths.ts'
 import { DEFAULT_TOOLSET, TOOLSETS } from './toolsets.ts'
@@ -124,7 +124,7 @@ export function buildDescriptor(
 }
 
 /**
- * How any client solves the optional proof of work (core/proof-of-work.ts); the discovery read adds the
+ * How any client solves the optional proof of work (services/proof-of-work.ts); the discovery read adds the
  * difficulty in force for each action (current_difficulty) while it is on.
  */
 function proofOfWorkPart(registry: Registry, baseUrl: string, config: Config): Record<string, unknown> {

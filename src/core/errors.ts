@@ -59,7 +59,7 @@ export const ERROR_STATUS = {
   payment_invalid: 400,
   settlement_pending: 409,
   facilitator_unavailable: 503,
-  // Proof of work on join and keyless drafts, while an operator asks for it (core/proof-of-work.ts): the
+  // Proof of work on join and keyless drafts, while an operator asks for it (services/proof-of-work.ts): the
   // request is incomplete or its proof unusable, so 400 (the spec's statuses have no 428).
   proof_required: 400,
   proof_invalid: 400,

@@ -94,7 +94,7 @@ async function run(rt: Runtime, call: Call): Promise<unknown> {
  * A write in one transaction, answered once the ids it drew are public. A participant's write may be
  * given its author as this instance last left it instead of a read (core/known-authors.ts): if that
  * author is no longer so, or the write is refused, it runs again from a fresh read; one that succeeds
- * leaves its author remembered as its write left it (core/activity.ts, usageOf).
+ * leaves its author remembered as its write left it (services/activity.ts, usageOf).
  */
 async function write(rt: Runtime, call: Call): Promise<unknown> {
   const remembers = call.entry.def.auth === 'participant'

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import type { Services } from './action.ts'
-import type { Clock, RandomSource } from './clock.ts'
+import type { Clock, RandomSource } from '../services/clock.ts'
 import type { KeyGuard } from './key-guard.ts'
 import type { KnownAuthors } from './known-authors.ts'
 import type { ActionObserver } from './metrics.ts'

@@ -49,7 +49,7 @@ export interface ContributionTable {
   moderation_id: number | null
   /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
   signals: string | null
-  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  /** Canonical hash of the write's payload (services/idempotency.ts). */
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
   provisional_id: number | null
@@ -77,7 +77,7 @@ export interface MemoryRevisionTable {
   moderation_id: number | null
   /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
   signals: string | null
-  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  /** Canonical hash of the write's payload (services/idempotency.ts). */
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
   provisional_id: number | null
@@ -101,7 +101,7 @@ export interface FeedbackTable {
   moderation_id: number | null
   /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
   signals: string | null
-  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  /** Canonical hash of the write's payload (services/idempotency.ts). */
   payload_hash: string | null
 }
 
@@ -134,7 +134,7 @@ export interface FeedbackReviewTable {
   evidence: string | null
   client_id: string
   created_at: string
-  /** Canonical hash of the write's payload (core/idempotency.ts). */
+  /** Canonical hash of the write's payload (services/idempotency.ts). */
   payload_hash: string | null
 }
 
@@ -273,7 +273,7 @@ export interface LearningRevisionTable {
   training_allowed: number
   terms_version: string
   client_id: string
-  /** Canonical hash of the write's payload (core/idempotency.ts); null once withdrawn. */
+  /** Canonical hash of the write's payload (services/idempotency.ts); null once withdrawn. */
   payload_hash: string | null
   created_at: string
   /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { KnownAuthors } from '../core/known-authors.ts'
 import type { ActionObserver } from '../core/metrics.ts'
 import type { ReadCache } from '../core/read-cache.ts'
-import { sameDigest, sha256 } from '../core/secrets.ts'
+import { sameDigest, sha256 } from '../services/secrets.ts'
 import { errorBody, ServiceError } from '../core/errors.ts'
 import type { Database } from '../db/database.ts'
 import { operatorQueue } from '../store/operator/queue.ts'

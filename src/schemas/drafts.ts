@@ -13,6 +13,11 @@ import {
 } from './common.ts'
 import { Proof } from './proof.ts'
 
+/** The variant A drafts propose a contribution; publishers are keyed by this name. */
+export const POST_DRAFT_ACTION = 'contribute'
+/** Drafts one abuse bucket may submit per minute (proof of work measures the service's load against it). */
+export const DRAFTS_PER_MINUTE = 30
+
 export const DRAFT_STATES = ['pending', 'published', 'rejected', 'expired'] as const
 export const DRAFT_ACTIONS = ['feedback', 'appreciate', 'save_shared_memory'] as const
 export const FEEDBACK_CATEGORIES = ['concern', 'suggestion', 'welcome', 'obstacle'] as const

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { GENERATE_KEY_COMMAND, PARTICIPANT_KEY_PATTERN } from '../core/key-format.ts'
+import { GENERATE_KEY_COMMAND, PARTICIPANT_KEY_PATTERN } from '../services/key-format.ts'
 import { Key, LIMITS } from './common.ts'
 import { Proof } from './proof.ts'
 import { ParticipantStatus } from './records.ts'
@@ -32,7 +32,7 @@ export const RotateKeyInput = Type.Object(
   {
     action: Type.Literal('rotate_key'),
     key: Key,
-    // The format (core/key-format.ts) is checked by rotate_key itself, so that every refused key gets one answer.
+    // The format (services/key-format.ts) is checked by rotate_key itself, so that every refused key gets one answer.
     new_key: Type.String({
       minLength: 1,
       maxLength: LIMITS.key_max_length,

@@ -4,7 +4,7 @@ import type { Schema } from '../db/schema.ts'
 
 /**
  * How many joins and keyless drafts the last moments brought, counted no further than `ceiling`: the
- * adaptive proof-of-work difficulty (core/proof-of-work.ts) needs the count only up to where it stops
+ * adaptive proof-of-work difficulty (services/proof-of-work.ts) needs the count only up to where it stops
  * rising, so a challenge costs a bounded read however large a flood is. Each reads an index on
  * created_at; a draft decided within the minute no longer counts, which the bound tolerates.
  */

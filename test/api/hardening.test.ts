@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { sameDigest, sha256, hmac } from '../../src/core/secrets.ts'
+import { sameDigest, sha256, hmac } from '../../src/services/secrets.ts'
 import { KEY_FAILURE_LIMIT } from '../../src/core/key-guard.ts'
 import { freshKey, post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'

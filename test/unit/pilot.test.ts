@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { LIMITS } from '../../src/schemas/common.ts'
-import { digestText, isQuiet, welcomeText, type SlotActivity } from '../../src/pilot/compose.ts'
-import { digestClientId, welcomeClientId } from '../../src/pilot/identities.ts'
-import { dueSlot, slotAt } from '../../src/pilot/slots.ts'
+import { digestText, isQuiet, welcomeText, type SlotActivity } from '../../src/services/pilot/compose.ts'
+import { digestClientId, welcomeClientId } from '../../src/services/pilot/identities.ts'
+import { dueSlot, slotAt } from '../../src/services/pilot/slots.ts'
 import { ROOM_IDS } from '../../src/schemas/rooms.ts'
 import type { SlotContribution } from '../../src/store/pilot/read.ts'
 

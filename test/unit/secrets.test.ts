@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { payloadHash } from '../../src/core/idempotency.ts'
-import { pepperedSecrets, sha256 } from '../../src/core/secrets.ts'
+import { payloadHash } from '../../src/services/idempotency.ts'
+import { pepperedSecrets, sha256 } from '../../src/services/secrets.ts'
 import { modelLabelDigest } from '../../src/store/usage/rebuild.ts'
 
 // Digests are stored (key hashes, payload hashes, model-label digests): they must never change for

@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { Bookmark, BookmarkInput } from '../../schemas/bookmarks.ts'
 import { findBookmark } from '../../store/contributions/read.ts'
 import { saveBookmark } from '../../store/contributions/write.ts'

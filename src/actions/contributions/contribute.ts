@@ -5,7 +5,7 @@ import { ContributeInput, ContributeResult } from '../../schemas/contributions.t
 import { LIMITS } from '../../schemas/common.ts'
 import type { CurrentParticipant } from '../../store/participants/write.ts'
 import { whenPublic } from '../../store/publication.ts'
-import { postOf, writePost } from './write-post.ts'
+import { postOf, writePost } from '../../services/posting.ts'
 
 export const contribute = defineAction({
   name: 'contribute',

@@ -1,9 +1,9 @@
 import { defineAction } from '../../core/action.ts'
-import { iso, utcDate, visitInterval } from '../../core/clock.ts'
+import { iso, utcDate, visitInterval } from '../../services/clock.ts'
 import { VisitInput, VisitResult } from '../../schemas/contributions.ts'
 import { recordVisit } from '../../store/contributions/write.ts'
 import { visitUsage } from '../../store/usage/write.ts'
-import { recordUsage } from '../../core/activity.ts'
+import { recordUsage } from '../../services/activity.ts'
 
 export const visit = defineAction({
   name: 'visit',

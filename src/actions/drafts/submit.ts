@@ -1,19 +1,22 @@
 import { defineAction } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
 import { alertOperators } from '../../core/alerts.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { payloadHash, replayOf } from '../../core/idempotency.ts'
-import { spendProof } from '../../core/proof-of-work.ts'
-import { SubmitDraftInput, SubmitDraftResult, type ActionDraft, type PostDraft } from '../../schemas/drafts.ts'
+import { payloadHash, replayOf } from '../../services/idempotency.ts'
+import { spendProof } from '../../services/proof-of-work.ts'
+import {
+  DRAFTS_PER_MINUTE,
+  POST_DRAFT_ACTION,
+  SubmitDraftInput,
+  SubmitDraftResult,
+  type ActionDraft,
+  type PostDraft,
+} from '../../schemas/drafts.ts'
 import { nextId } from '../../store/counters.ts'
 import { findDraftByClientId, type DraftRow, type DraftState } from '../../store/drafts/read.ts'
 import { insertDraftIfNew } from '../../store/drafts/write.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
-
-/** The variant A drafts propose a contribution; publishers are keyed by this name. */
-export const POST_DRAFT_ACTION = 'contribute'
-export const DRAFTS_PER_MINUTE = 30
 
 const NOTE =
   'Received privately. Nothing is public until an operator reviews and publishes it; no identity was created. ' +

@@ -1,15 +1,6 @@
-import type { Static } from 'typebox'
-import { defineAction, type WriteContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
-import { payloadHash, replayOf } from '../../core/idempotency.ts'
+import { defineAction } from '../../core/action.ts'
 import { FeedbackInput, FeedbackResult } from '../../schemas/feedback.ts'
-import { nextId } from '../../store/counters.ts'
-import { findOwnFeedbackByClientId } from '../../store/feedback/read.ts'
-import { insertFeedback } from '../../store/feedback/write.ts'
-import { feedbackUsage } from '../../store/usage/write.ts'
-import { recordUsage } from '../../core/activity.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
-import { storedSignals } from '../../signals/stored.ts'
+import { createFeedback } from '../../services/feedback.ts'
 
 export const submitFeedback = defineAction({
   name: 'feedback',
@@ -27,30 +18,3 @@ export const submitFeedback = defineAction({
   mcp: { name: 'submit_feedback', title: 'Submit feedback', toolset: 'participation' },
   handler: (ctx, input) => createFeedback(ctx, ctx.participant.id, input),
 })
-
-/** Stores a report for a participant; shared with the publisher of keyless feedback drafts. */
-export async function createFeedback(ctx: WriteContext, participantId: string, input: Static<typeof FeedbackInput>) {
-  const outcome = input.outcome ?? null
-  const fit = input.fit ?? null
-  const hash = payloadHash(input)
-  const earlier = replayOf(await findOwnFeedbackByClientId(ctx.db, participantId, input.client_id), hash)
-  if (earlier) return { id: Number(earlier.id), duplicate: true }
-  const id = await nextId(ctx.db, ID_COUNTERS.feedback)
-  await insertFeedback(ctx.db, {
-    id,
-    participant_id: participantId,
-    category: input.category,
-    content: input.content,
-    client_id: input.client_id,
-    outcome,
-    fit,
-    created_at: iso(ctx.now),
-    quarantined: 0,
-    payload_hash: hash,
-    signals: storedSignals([input.content]),
-  })
-  await recordUsage(ctx, participantId, (activity) =>
-    feedbackUsage(activity, { category: input.category, outcome, fit }),
-  )
-  return { id, duplicate: false }
-}

@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { iso, utcDate } from '../../core/clock.ts'
+import { iso, utcDate } from '../../services/clock.ts'
 import { EmptyInput } from '../../schemas/documents.ts'
 import { ProgressResult, type Source } from '../../schemas/guides.ts'
 import type { Contribution, MemoryRevision } from '../../schemas/records.ts'

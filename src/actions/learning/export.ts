@@ -1,8 +1,8 @@
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ExportResearchInput, ExportResearchResult } from '../../schemas/learning.ts'
 import { consentTermsOf, exportableRecords } from '../../store/learning/export.ts'
-import { operatorAction } from '../operator/define.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 import { LEARNING_TERMS_VERSION } from './read.ts'
 
 export const exportResearch = operatorAction({

@@ -3,7 +3,7 @@ import { EmptyInput, LessonsInput, LessonsResult } from '../../schemas/documents
 import { LEARNING_LIMITS, LearningPolicyResult } from '../../schemas/learning.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { listPaging } from '../../schemas/paging.ts'
-import { lessonsPage } from '../views/lessons.ts'
+import { lessonsPage } from '../../services/lessons.ts'
 
 export const readLearning = defineAction({
   name: 'read_learning',

@@ -1,4 +1,4 @@
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import type { WriteContext } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
@@ -14,7 +14,7 @@ import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import { lockRecord, updateRecord } from '../../store/learning/write.ts'
 import { currentAllowsMemory, isPublicLesson, reviewQueue } from '../../store/learning/read.ts'
-import { operatorAction } from '../operator/define.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 
 export const listLearning = operatorAction({
   name: 'list_learning',

@@ -1,8 +1,14 @@
 import type { Static } from 'typebox'
-import { defineAction, type ActionContext, type WriteContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { defineAction, type WriteContext } from '../../core/action.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { payloadHash, replayOf } from '../../core/idempotency.ts'
+import {
+  revisionWithoutId,
+  saveVersion,
+  unknownRecord,
+  versionConflict,
+  type VersionedKind,
+} from '../../services/versioned-records.ts'
 import { SaveLearningInput, SaveLearningResult } from '../../schemas/learning.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
@@ -18,6 +24,14 @@ import { notOwner } from './owner.ts'
 import { storedSignals } from '../../signals/stored.ts'
 
 type Input = Static<typeof SaveLearningInput>
+
+const RECORD: VersionedKind = {
+  noun: 'record',
+  fullName: 'learning record',
+  idField: 'record_id',
+  reread: 'my_learning',
+  createHint: 'send expected_version 0 to create it',
+}
 
 export const saveLearning = defineAction({
   name: 'save_learning',
@@ -36,33 +50,35 @@ export const saveLearning = defineAction({
   mcp: { title: 'Save a learning record', toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id
-    const hash = payloadHash(input)
-    const earlier = replayOf(await findOwnLearningByClientId(ctx.db, participantId, input.client_id), hash)
-    if (earlier) return { record_id: earlier.record_id, version: Number(earlier.version), duplicate: true }
-    await requireSources(ctx, input.source_ids)
-    const recordId = await versionTarget(ctx, participantId, input)
-    const version = input.expected_version + 1
-    const now = iso(ctx.now)
-    await insertLearningRevision(ctx.db, {
-      record_id: recordId,
-      version,
-      participant_id: participantId,
-      lesson: input.lesson,
-      feedback: input.feedback,
-      revision: input.revision,
-      outcome: input.outcome,
-      source_ids: JSON.stringify(input.source_ids),
-      memory_allowed: input.memory_allowed ? 1 : 0,
-      training_allowed: input.training_allowed ? 1 : 0,
-      terms_version: input.terms_version,
-      client_id: input.client_id,
-      payload_hash: hash,
-      // Only the lesson is ever public: the labels describe what readers are handed.
-      signals: storedSignals([input.lesson]),
-      created_at: now,
+    return saveVersion(input, {
+      earlier: () => findOwnLearningByClientId(ctx.db, participantId, input.client_id),
+      replay: (earlier) => ({ record_id: earlier.record_id, version: Number(earlier.version), duplicate: true }),
+      existingSources: (ids) => publicContributionIds(ctx.db, ids),
+      write: async (hash) => {
+        const recordId = await versionTarget(ctx, participantId, input)
+        const version = input.expected_version + 1
+        await insertLearningRevision(ctx.db, {
+          record_id: recordId,
+          version,
+          participant_id: participantId,
+          lesson: input.lesson,
+          feedback: input.feedback,
+          revision: input.revision,
+          outcome: input.outcome,
+          source_ids: JSON.stringify(input.source_ids),
+          memory_allowed: input.memory_allowed ? 1 : 0,
+          training_allowed: input.training_allowed ? 1 : 0,
+          terms_version: input.terms_version,
+          client_id: input.client_id,
+          payload_hash: hash,
+          // Only the lesson is ever public: the labels describe what readers are handed.
+          signals: storedSignals([input.lesson]),
+          created_at: iso(ctx.now),
+        })
+        await replaceSources(ctx.db, recordId, input.source_ids)
+        return { record_id: recordId, version, duplicate: false }
+      },
     })
-    await replaceSources(ctx.db, recordId, input.source_ids)
-    return { record_id: recordId, version, duplicate: false }
   },
 })
 
@@ -73,7 +89,9 @@ export const saveLearning = defineAction({
 async function versionTarget(ctx: WriteContext, participantId: string, input: Input): Promise<string> {
   const existing = input.record_id === undefined ? undefined : await lockRecord(ctx.db, input.record_id)
   if (!existing) {
-    if (input.expected_version !== 0) throw missingRecord(input.record_id)
+    if (input.expected_version !== 0) {
+      throw input.record_id === undefined ? revisionWithoutId(RECORD) : unknownRecord(RECORD, input.record_id)
+    }
     return createRecord(ctx, participantId, input.record_id ?? ctx.random.uuid())
   }
   if (existing.participant_id !== participantId) throw notOwner()
@@ -84,13 +102,7 @@ async function versionTarget(ctx: WriteContext, participantId: string, input: In
     )
   }
   const current = Number(existing.version)
-  if (current !== input.expected_version) {
-    throw new ServiceError(
-      'version_conflict',
-      `The record is at version ${current}, not ${input.expected_version}: read my_learning, merge, and retry with the current version. Nothing was changed.`,
-      { details: [{ path: '/expected_version', message: 'stale version' }] },
-    )
-  }
+  if (current !== input.expected_version) throw versionConflict(RECORD, input.expected_version, current)
   await updateRecord(ctx.db, existing.id, {
     version: current + 1,
     review: 'pending',
@@ -119,28 +131,4 @@ async function createRecord(ctx: WriteContext, participantId: string, recordId: 
     updated_at: now,
   })
   return recordId
-}
-
-function missingRecord(recordId: string | undefined): ServiceError {
-  if (recordId === undefined) {
-    return new ServiceError(
-      'invalid_request',
-      'Revising a record needs its record_id; expected_version 0 creates one.',
-      {
-        details: [{ path: '/record_id', message: 'required when expected_version is above 0' }],
-      },
-    )
-  }
-  return new ServiceError('not_found', `No learning record ${recordId}; send expected_version 0 to create it.`, {
-    details: [{ path: '/record_id', message: 'no such record' }],
-  })
-}
-
-async function requireSources(ctx: ActionContext, ids: number[]): Promise<void> {
-  const found = await publicContributionIds(ctx.db, ids)
-  const missing = ids.filter((id) => !found.has(id))
-  if (missing.length === 0) return
-  throw new ServiceError('not_found', `source_ids name no contribution: ${missing.join(', ')}.`, {
-    details: [{ path: '/source_ids', message: `unknown contribution ids ${missing.join(', ')}` }],
-  })
 }

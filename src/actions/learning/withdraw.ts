@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { WithdrawLearningInput, WithdrawLearningResult } from '../../schemas/learning.ts'
 import { eraseRevisions, lockRecord, replaceSources, updateRecord } from '../../store/learning/write.ts'

@@ -1,4 +1,4 @@
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import {
@@ -18,7 +18,7 @@ import { REASON_CODES, type LedgerTarget, type ReasonCode } from '../../schemas/
 import { lockParticipant, updateParticipant } from '../../store/participants/write.ts'
 import type { WriteContext } from '../../core/action.ts'
 import { reportedItem } from '../../store/cases/reported.ts'
-import { operatorAction } from './define.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 
 /** What an erased profile field reads as: the row and its history stay, the personal label goes. */
 export const ERASED = '[erased]'

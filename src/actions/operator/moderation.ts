@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import {
   operatorInput,
@@ -19,7 +19,7 @@ import { insertLedgerEntry } from '../../store/moderation/write.ts'
 import { ReasonCodeField } from '../../schemas/moderation.ts'
 import { lockParticipant, setParticipantProvenance, updateParticipant } from '../../store/participants/write.ts'
 import type { WriteContext } from '../../core/action.ts'
-import { operatorAction } from './define.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 
 const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
   operatorAction({

@@ -1,4 +1,4 @@
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
@@ -6,8 +6,8 @@ import { DeliverInput, ListOrdersInput, OperatorOrder, OrderList, RefundOrderInp
 import { lockOrder, updateOrder, type OrderChanges, type OrderRow } from '../../store/orders/write.ts'
 import { listOrders } from '../../store/orders/read.ts'
 import type { WriteContext } from '../../core/action.ts'
-import { orderView } from '../services/common.ts'
-import { operatorAction } from './define.ts'
+import { orderView } from '../../services/orders.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 
 /** The operators' view: the buyer's wallet, payer and settlement trail; never the payment payload. */
 function operatorOrder(row: OrderRow) {

@@ -1,7 +1,7 @@
 import { operatorInput } from '../../schemas/operator.ts'
 import { PilotResult } from '../../schemas/pilot.ts'
-import { runPilot } from '../../pilot/run.ts'
-import { operatorAction } from './define.ts'
+import { runPilot } from '../../services/pilot/run.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 
 export const runPilotAction = operatorAction({
   name: 'run_pilot',

@@ -6,14 +6,14 @@ import { AppreciateInput } from '../../schemas/bookmarks.ts'
 import { SaveSharedMemoryInput } from '../../schemas/notes.ts'
 import type { DraftRow } from '../../store/drafts/read.ts'
 import { drawnId } from '../../store/publication.ts'
-import { appreciateAs } from '../contributions/appreciate.ts'
-import { createFeedback } from '../feedback/submit.ts'
-import { saveRevision } from '../memory/save.ts'
+import { appreciateAs } from '../../services/appreciations.ts'
+import { createFeedback } from '../../services/feedback.ts'
+import { saveRevision } from '../../services/notes.ts'
 import { keylessAuthor, type DraftPublisher } from './publishers.ts'
 
 /**
  * Publishers for variant B drafts (feedback, appreciate, save_shared_memory). The draft's fields
- * are checked against the action's own input schema, then the action's own write runs as the
+ * are checked against the action's own input schema, then the action's own service runs as the
  * draft's keyless author, so a published draft obeys exactly the rules a keyed call does
  * (a stale expected_version still answers 409 and leaves the draft pending).
  */

@@ -1,10 +1,10 @@
 import type { WriteContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import type { DraftRow } from '../../store/drafts/read.ts'
 import { insertParticipant } from '../../store/participants/write.ts'
 import type { DrawnId } from '../../store/publication.ts'
-import { postOf, writePost } from '../contributions/write-post.ts'
-import { POST_DRAFT_ACTION } from '../drafts/submit.ts'
+import { postOf, writePost } from '../../services/posting.ts'
+import { POST_DRAFT_ACTION } from '../../schemas/drafts.ts'
 import type { ChainRecord } from '../../services/receipts/records.ts'
 
 /**
@@ -54,7 +54,7 @@ const publishPost: DraftPublisher = async (ctx, draft, payload) => {
 
 /**
  * Publishers by participation_action. The feedback, appreciate and save_shared_memory publishers
- * live in publish-participation.ts (they reuse those actions' writes, which import this module).
+ * live in publish-participation.ts.
  */
 export const PUBLISHERS: Record<string, DraftPublisher> = {
   [POST_DRAFT_ACTION]: publishPost,

@@ -4,7 +4,7 @@ import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { listAudit } from '../../store/operator/read.ts'
 import { runMaintenance } from '../../core/maintenance.ts'
 import { deliverAfterCommit } from '../../core/alerts.ts'
-import { operatorAction } from './define.ts'
+import { operatorAction } from '../../core/operator-action.ts'
 
 export const listAuditLog = operatorAction({
   name: 'list_audit_log',

@@ -1,10 +1,10 @@
 import { defineAction } from '../../core/action.ts'
 import { bucketEvent, callerCharge, chargeState, refusePast } from '../../core/abuse.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { proofOfWorkOn, spendProof } from '../../core/proof-of-work.ts'
+import { proofOfWorkOn, spendProof } from '../../services/proof-of-work.ts'
 import { withQuotaState } from '../../core/quota.ts'
-import { newSecret } from '../../core/secrets.ts'
+import { newSecret } from '../../services/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
 import { registerParticipant } from '../../store/participants/registration.ts'
 

@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
-import { issueChallenge, proofOfWorkOn } from '../../core/proof-of-work.ts'
+import { issueChallenge, proofOfWorkOn } from '../../services/proof-of-work.ts'
 import { CHALLENGE_PATH, ChallengeInput, ChallengeResult, PROOF_ALGORITHM } from '../../schemas/proof.ts'
-import { currentDifficulty } from './difficulty.ts'
+import { currentDifficulty } from '../../services/proof-difficulty.ts'
 
 export const PROOF_HOW =
   'Find a solution (printable ASCII without spaces, at most 64 characters; a decimal counter works) such that ' +

@@ -1,5 +1,5 @@
 import { defineAction, type WriteContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { catalogTerms } from '../../payments/catalog.ts'
 import { LIMITS } from '../../schemas/common.ts'
@@ -12,8 +12,9 @@ import {
 } from '../../schemas/services.ts'
 import { lockOrder, updateOrder, type OrderChanges, type OrderRow } from '../../store/orders/write.ts'
 import { findAgreement, ordersOf } from '../../store/orders/read.ts'
-import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
-import { orderView, sessionOrder } from './common.ts'
+import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
+import { sessionOrder } from './common.ts'
+import { orderView } from '../../services/orders.ts'
 
 const ORDER_ERRORS = ['session_invalid', 'not_found', 'order_not_yours', 'state_conflict'] as const
 

@@ -6,7 +6,7 @@ import type { Payments } from '../../payments/x402.ts'
 import type { Db } from '../../db/database.ts'
 import { type OrderRow, type OrderState } from '../../store/orders/write.ts'
 import { findOrder } from '../../store/orders/read.ts'
-import { requireSession } from '../wallet/session.ts'
+import { requireSession } from '../../services/wallet-sessions.ts'
 
 /** Payments are active when the operators configured a catalog (the config then requires payee and facilitator). */
 export async function requirePayments(ctx: ActionContext): Promise<Payments> {
@@ -58,28 +58,6 @@ export function settlementPending(): ServiceError {
     'A settlement of this order was sent and its outcome is not known yet: call reconcile. Nothing is charged twice.',
     { retryAfterSeconds: 10 },
   )
-}
-
-export function orderView(row: OrderRow) {
-  return {
-    order_id: row.id,
-    seq: Number(row.seq),
-    service_id: row.service_id,
-    title: row.title,
-    price_usdc: row.price_usdc,
-    amount: row.amount,
-    state: row.state as OrderState,
-    settlement_pending: row.settle_started_at !== null,
-    transaction: row.transaction_hash,
-    created_at: row.created_at,
-    paid_at: row.paid_at,
-    delivered_at: row.delivered_at,
-    delivery: row.delivery,
-    acknowledged_at: row.acknowledged_at,
-    refund_requested_at: row.refund_requested_at,
-    refund_reason: row.refund_reason,
-    refunded_at: row.refunded_at,
-  }
 }
 
 /**

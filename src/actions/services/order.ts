@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { atomicAmount, catalogTerms } from '../../payments/catalog.ts'
 import { AcceptInput, AgreementResult, OrderInput, PaymentRequiredBody } from '../../schemas/services.ts'
@@ -7,7 +7,7 @@ import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'
 import { insertAgreement, insertOrder, type OrderRow } from '../../store/orders/write.ts'
 import { findAgreement } from '../../store/orders/read.ts'
-import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
+import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
 import { findService, paymentRequiredAnswer, requirePayments } from './common.ts'
 
 export const acceptAgreement = defineAction({

@@ -1,10 +1,10 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { PayInput, PayResult } from '../../schemas/services.ts'
 import { updateSettlement, type OrderRow } from '../../store/orders/write.ts'
 import { findOrder } from '../../store/orders/read.ts'
-import { SESSION_COOKIE } from '../wallet/session.ts'
+import { SESSION_COOKIE } from '../../services/wallet-sessions.ts'
 import { paidAnswer, paymentRequiredAnswer, requirePayments, sessionOrder, settlementPending } from './common.ts'
 import { requirementOf, settleRecorded } from './settlement.ts'
 

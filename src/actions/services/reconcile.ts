@@ -7,8 +7,9 @@ import type { PaymentPayload } from '../../payments/x402.ts'
 import { OrderActionInput, ReconcileResult, type RECONCILE_OUTCOMES } from '../../schemas/services.ts'
 import { updateSettlement, type OrderRow } from '../../store/orders/write.ts'
 import { findOrder } from '../../store/orders/read.ts'
-import { SESSION_FROM_COOKIE } from '../wallet/session.ts'
-import { orderView, requirePayments, sessionOrder, settlementPending } from './common.ts'
+import { SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
+import { requirePayments, sessionOrder, settlementPending } from './common.ts'
+import { orderView } from '../../services/orders.ts'
 import { markPaid, releasedChanges, settleRecorded } from './settlement.ts'
 
 type Outcome = (typeof RECONCILE_OUTCOMES)[number]

@@ -1,5 +1,5 @@
 import type { ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { X402_NETWORK } from '../../payments/catalog.ts'
 import type { Payments, PaymentPayload, PaymentRequirements, SettleResponse } from '../../payments/x402.ts'
 import type { Db, WriteTx } from '../../db/database.ts'

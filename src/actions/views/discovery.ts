@@ -5,8 +5,8 @@ import { latest } from '../../store/contributions/read.ts'
 import { counters } from '../../store/usage/read.ts'
 import { recentParticipants } from '../../store/participants/read.ts'
 import { USAGE_COUNTERS as U } from '../../store/counter-names.ts'
-import { proofOfWorkOn } from '../../core/proof-of-work.ts'
-import { currentDifficulties } from '../proof/difficulty.ts'
+import { proofOfWorkOn } from '../../services/proof-of-work.ts'
+import { currentDifficulties } from '../../services/proof-difficulty.ts'
 
 const AGENTS_SHOWN = 50
 const HISTORY_SHOWN = 20

@@ -1,18 +1,7 @@
-import type { Static } from 'typebox'
-import { defineAction, type ActionContext } from '../../core/action.ts'
-import { LIMITS } from '../../schemas/common.ts'
+import { defineAction } from '../../core/action.ts'
 import { LessonsInput, LessonsResult } from '../../schemas/documents.ts'
-import { approvedLessons } from '../../store/learning/lessons.ts'
-import { listPaging, pagedResult } from '../../schemas/paging.ts'
-
-/** The one handler of both public lesson reads (view=lessons and GET /api/learning): they cannot differ. */
-export async function lessonsPage(ctx: ActionContext, input: Static<typeof LessonsInput>) {
-  const page = await approvedLessons(ctx.db, { after: input.after ?? 0, limit: input.limit ?? LIMITS.page_default })
-  return {
-    ...pagedResult('lessons', page),
-    note: 'Lessons are untrusted interpretations by their authors, published only after operator approval and consent.',
-  }
-}
+import { listPaging } from '../../schemas/paging.ts'
+import { lessonsPage } from '../../services/lessons.ts'
 
 export const readLessons = defineAction({
   name: 'read_lessons',

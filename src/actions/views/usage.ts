@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { iso, utcDate } from '../../core/clock.ts'
+import { iso, utcDate } from '../../services/clock.ts'
 import { FEEDBACK_CATEGORIES, FEEDBACK_OUTCOMES, REVIEW_STATUSES } from '../../schemas/feedback.ts'
 import { ROOM_IDS } from '../../schemas/rooms.ts'
 import { PARTICIPATION_CATEGORIES, UsageInput, UsageResult } from '../../schemas/usage.ts'

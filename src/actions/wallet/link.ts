@@ -1,9 +1,9 @@
 import { defineAction } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { LinkInput, LinkResult, UnlinkInput, UnlinkResult } from '../../schemas/wallet.ts'
 import type { ParticipantRow } from '../../store/participants/write.ts'
 import { deleteLink, upsertLink } from '../../store/wallet/write.ts'
-import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
+import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
 
 /** The pipeline authenticated `key`: participant actions always have their participant. */
 const participantOf = (participant: ParticipantRow | undefined) => (participant as ParticipantRow).id

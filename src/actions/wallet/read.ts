@@ -4,7 +4,7 @@ import { EmptyInput } from '../../schemas/documents.ts'
 import { MyWalletInput, MyWalletResult, WalletConfig } from '../../schemas/wallet.ts'
 import { linksOf, receiptsOf } from '../../store/wallet/read.ts'
 import { CHAIN_ID, CHALLENGE_SECONDS, SESSION_SECONDS, signInTarget } from '../../wallet/siwe-target.ts'
-import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
+import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
 import { receiptView } from './tips.ts'
 
 export const readWalletConfig = defineAction({

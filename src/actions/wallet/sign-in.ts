@@ -1,14 +1,14 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { enforceRate } from '../../core/abuse.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { withHttpAnswer } from '../../core/http-answer.ts'
-import { newSecret } from '../../core/secrets.ts'
+import { newSecret } from '../../services/secrets.ts'
 import { ChallengeInput, ChallengeResult, SessionResult, SignInInput } from '../../schemas/wallet.ts'
 import { consumeNonce, deleteExpiredSignIns, insertNonce, insertSession } from '../../store/wallet/write.ts'
 import { findNonce } from '../../store/wallet/read.ts'
 import { CHAIN_ID, CHALLENGE_SECONDS, SESSION_SECONDS } from '../../wallet/siwe-target.ts'
-import { SESSION_COOKIE } from './session.ts'
+import { SESSION_COOKIE } from '../../services/wallet-sessions.ts'
 
 const CHALLENGES_PER_MINUTE = 60
 const later = (now: Date, seconds: number) => iso(new Date(now.getTime() + seconds * 1000))

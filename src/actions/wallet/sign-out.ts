@@ -1,11 +1,11 @@
 import { defineAction } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { withHttpAnswer } from '../../core/http-answer.ts'
 import { SessionInput, SignOutResult } from '../../schemas/wallet.ts'
 import { revokeSession } from '../../store/wallet/write.ts'
 import { findSession } from '../../store/wallet/read.ts'
-import { SESSION_COOKIE, SESSION_FROM_COOKIE } from './session.ts'
+import { SESSION_COOKIE, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
 
 export const signOut = defineAction({
   name: 'sign_out',

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import { defineAction, type ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
+import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { VerifyTipInput, VerifyTipResult } from '../../schemas/wallet.ts'
 import { nextId } from '../../store/counters.ts'
@@ -8,7 +8,7 @@ import { ID_COUNTERS } from '../../store/counter-names.ts'
 import type { Db } from '../../db/database.ts'
 import { insertReceipt, type TipReceiptRow } from '../../store/wallet/write.ts'
 import { findReceiptByHash } from '../../store/wallet/read.ts'
-import { requireSession, SESSION_FROM_COOKIE } from './session.ts'
+import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
 
 const NOTE = 'A non-financial acknowledgement of a tip: it confers nothing and unlocks nothing.'
 

@@ -5,7 +5,7 @@ import { keyHolderFor, type CurrentParticipant } from '../../store/participants/
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
 import type { KnownAuthors } from '../known-authors.ts'
-import type { Secrets } from '../secrets.ts'
+import type { Secrets } from '../../services/secrets.ts'
 
 export interface Authenticated {
   participant: CurrentParticipant

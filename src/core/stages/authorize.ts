@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts'
 import type { AnyAction } from '../action.ts'
 import { ServiceError } from '../errors.ts'
-import { sameDigest, sha256 } from '../secrets.ts'
+import { sameDigest, sha256 } from '../../services/secrets.ts'
 
 /** Stage 3: an operator action needs the operator key, a review action the review key. */
 export function authorize(config: Config, def: AnyAction, input: Record<string, unknown>): void {

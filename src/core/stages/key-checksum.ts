@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.ts'
-import { CHECKSUMMED_FIELDS, checksumFails } from '../key-format.ts'
+import { CHECKSUMMED_FIELDS, checksumFails } from '../../services/key-format.ts'
 import type { RegisteredAction } from '../registry.ts'
 
 /**

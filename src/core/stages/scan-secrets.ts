@@ -4,7 +4,7 @@ import { revokeExposedKeys } from '../../services/secret-scan/exposure.ts'
 import { ScanUnavailable, type SecretScanner } from '../../services/secret-scan/scanner.ts'
 import { ServiceError } from '../errors.ts'
 import type { RegisteredAction } from '../registry.ts'
-import { CREDENTIAL_FIELDS, type Secrets } from '../secrets.ts'
+import { CREDENTIAL_FIELDS, type Secrets } from '../../services/secrets.ts'
 
 export interface ScanDeps {
   scanner: SecretScanner

@@ -3,7 +3,7 @@ import { abuseBucket } from '../abuse.ts'
 import { ServiceError } from '../errors.ts'
 import type { KeyGuard } from '../key-guard.ts'
 import type { RegisteredAction } from '../registry.ts'
-import type { Secrets } from '../secrets.ts'
+import type { Secrets } from '../../services/secrets.ts'
 
 /**
  * Stage 2: secret guessing. A caller that presents a secret (a key, operator or review key, receipt

@@ -8,7 +8,7 @@ export interface SecretRule {
 
 /**
  * Every key format the service issues or issued: checksummed participant, receipt and session keys
- * (core/key-format.ts), and the older base64url participant keys, receipt keys and session tokens.
+ * (services/key-format.ts), and the older base64url participant keys, receipt keys and session tokens.
  */
 export const CLEARING_KEY =
   /(?<![A-Za-z0-9_-])(?:clr[rs]?_[0-9A-Za-z]{49}|(?:clr|rcpt|wss)_[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g

@@ -143,7 +143,7 @@ const insertProvisional = prepared((db, row: PostWithUsage) =>
 /**
  * Inserts a post with an id from the one allocator (store/public-ids.ts) and saves its author's usage
  * with it. Nothing is written when the post replies to no public contribution, or when its author
- * already used its client_id (core/idempotency.ts decides what that earlier post means); the parent
+ * already used its client_id (services/idempotency.ts decides what that earlier post means); the parent
  * is checked first.
  */
 export async function insertContribution(

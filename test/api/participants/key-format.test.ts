@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { checksumHolds, checksumOf, PARTICIPANT_KEY_PATTERN } from '../../../src/core/key-format.ts'
+import { checksumHolds, checksumOf, PARTICIPANT_KEY_PATTERN } from '../../../src/services/key-format.ts'
 import { KEY_FAILURE_LIMIT } from '../../../src/core/key-guard.ts'
 import { codeOf } from '../../support/errors.ts'
 import { freshKey, legacyKey, post, startServer, type TestServer } from '../../support/harness.ts'

@@ -1,6 +1,6 @@
 import { saveUsage, type Activity, type UsageChange } from '../store/usage/write.ts'
 import { findActivity } from '../store/usage/read.ts'
-import type { ActionContext, WriteContext } from './action.ts'
+import type { ServiceContext, ServiceWriteContext } from './context.ts'
 
 /**
  * Accounts a write against its participant's activity (store/usage/write.ts). The authenticated
@@ -8,7 +8,7 @@ import type { ActionContext, WriteContext } from './action.ts'
  * another author (a keyless draft's, the pilot's) is read from the store.
  */
 export async function recordUsage(
-  ctx: WriteContext,
+  ctx: ServiceWriteContext,
   participantId: string,
   compute: (activity: Activity) => UsageChange,
 ): Promise<void> {
@@ -22,7 +22,7 @@ export async function recordUsage(
  * store/contributions/read.ts); `saved()` then keeps the authenticated participant's activity current.
  */
 export async function usageOf<U extends UsageChange>(
-  ctx: ActionContext,
+  ctx: ServiceContext,
   participantId: string,
   compute: (activity: Activity) => U,
 ): Promise<{ usage: U; saved: () => void }> {

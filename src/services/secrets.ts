@@ -4,7 +4,7 @@ import { issueKey, type KeyKind } from './key-format.ts'
 
 /**
  * `clr_` + 43 base64url characters: participant keys issued before the checksummed format
- * (core/key-format.ts). They keep working, and rotate_key still accepts one as a new key.
+ * (services/key-format.ts). They keep working, and rotate_key still accepts one as a new key.
  */
 export const LEGACY_KEY_PATTERN = '^clr_[A-Za-z0-9_-]{43}$'
 
@@ -48,7 +48,7 @@ export interface Secrets {
   /** The digest of a row stored before the pepper (plain SHA-256), upgraded. */
   upgrade(legacyDigest: string): string
   daySecret(day: string): string
-  /** The MAC of a proof-of-work challenge (core/proof-of-work.ts), under a key of its own. */
+  /** The MAC of a proof-of-work challenge (services/proof-of-work.ts), under a key of its own. */
   challengeMac(challenge: string): string
 }
 

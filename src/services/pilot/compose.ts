@@ -1,4 +1,4 @@
-import type { SlotContribution } from '../store/pilot/read.ts'
+import type { SlotContribution } from '../../store/pilot/read.ts'
 import type { Slot } from './slots.ts'
 
 /**

@@ -1,9 +1,9 @@
-import { postOf, writePost, type PostFields } from '../actions/contributions/write-post.ts'
-import type { WriteContext } from '../core/action.ts'
-import { iso } from '../core/clock.ts'
-import { readFlag, WRITES_PAUSED } from '../store/operator/flags.ts'
-import { insertParticipantOnce } from '../store/participants/write.ts'
-import { drawnId, whenPublic, type DrawnId, type Publishing } from '../store/publication.ts'
+import { postOf, writePost, type PostFields } from '../posting.ts'
+import type { ServiceWriteContext } from '../context.ts'
+import { iso } from '../clock.ts'
+import { readFlag, WRITES_PAUSED } from '../../store/operator/flags.ts'
+import { insertParticipantOnce } from '../../store/participants/write.ts'
+import { drawnId, whenPublic, type DrawnId, type Publishing } from '../../store/publication.ts'
 import {
   findSlot,
   firstContributionIds,
@@ -11,9 +11,9 @@ import {
   slotPosts,
   slotRevisionIds,
   suspendedAmong,
-} from '../store/pilot/read.ts'
-import { claimSlot, recordSlotOutcome } from '../store/pilot/write.ts'
-import type { Db } from '../db/database.ts'
+} from '../../store/pilot/read.ts'
+import { claimSlot, recordSlotOutcome } from '../../store/pilot/write.ts'
+import type { Db } from '../../db/database.ts'
 import { digestText, isQuiet, welcomeText, type SlotActivity } from './compose.ts'
 import {
   clientIdPrefix,
@@ -58,7 +58,7 @@ export interface PilotReport {
  * ended), read what happened in it, and post a digest plus welcome replies through the one write
  * path. A slot another run claimed is reported, not repeated; a quiet slot gets no post.
  */
-export async function runPilot(ctx: WriteContext, trigger: PilotTrigger): Promise<Publishing<PilotReport>> {
+export async function runPilot(ctx: ServiceWriteContext, trigger: PilotTrigger): Promise<Publishing<PilotReport>> {
   const slot = dueSlot(ctx.now)
   const report = (outcome: PilotOutcome, activity: PilotReport['activity'] = null, posts: DrawnPost[] = []) =>
     whenPublic(
@@ -101,7 +101,7 @@ export async function runPilot(ctx: WriteContext, trigger: PilotTrigger): Promis
   return report('posted', figures, posts)
 }
 
-async function postForSlot(ctx: WriteContext, slot: Slot, activity: SlotActivity): Promise<DrawnPost[]> {
+async function postForSlot(ctx: ServiceWriteContext, slot: Slot, activity: SlotActivity): Promise<DrawnPost[]> {
   await ensurePilotParticipants(ctx)
   // An operator may suspend a hosted participant like any other: it then stays silent.
   const silenced = await suspendedAmong(ctx.db, PILOT_IDS)
@@ -131,7 +131,7 @@ async function postForSlot(ctx: WriteContext, slot: Slot, activity: SlotActivity
 
 /** The one write path, under the one idempotency rule (ids, threads and usage counters included). */
 async function postOnce(
-  ctx: WriteContext,
+  ctx: ServiceWriteContext,
   participantId: string,
   fields: PostFields,
 ): Promise<Omit<DrawnPost, 'role'>> {
@@ -139,7 +139,7 @@ async function postOnce(
   return { id, participant_id: participantId, reply_to: fields.reply_to ?? null }
 }
 
-async function ensurePilotParticipants(ctx: WriteContext): Promise<void> {
+async function ensurePilotParticipants(ctx: ServiceWriteContext): Promise<void> {
   for (const p of PILOT_PARTICIPANTS) {
     await insertParticipantOnce(ctx.db, {
       ...p,

@@ -1,16 +1,16 @@
-import { usageOf } from '../../core/activity.ts'
-import type { ActionContext, WriteContext } from '../../core/action.ts'
-import { iso, utcDate } from '../../core/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
-import { payloadHash, replayOf } from '../../core/idempotency.ts'
-import { findOwnByClientId } from '../../store/contributions/read.ts'
-import { insertContribution } from '../../store/contributions/write.ts'
-import type { WriteOrder } from '../../db/prepared.ts'
-import { contributionUsage } from '../../store/usage/write.ts'
-import { drawnId, type DrawnId } from '../../store/publication.ts'
-import { storedSignals } from '../../signals/stored.ts'
-import { contributionDigest } from '../../store/content-digest.ts'
-import { contributionRecord, type ContributionRecord } from '../../services/receipts/records.ts'
+import { usageOf } from './activity.ts'
+import type { ServiceContext, ServiceWriteContext } from './context.ts'
+import { iso, utcDate } from './clock.ts'
+import { ServiceError } from '../core/errors.ts'
+import { payloadHash, replayOf } from './idempotency.ts'
+import { findOwnByClientId } from '../store/contributions/read.ts'
+import { insertContribution } from '../store/contributions/write.ts'
+import type { WriteOrder } from '../db/prepared.ts'
+import { contributionUsage } from '../store/usage/write.ts'
+import { drawnId, type DrawnId } from '../store/publication.ts'
+import { storedSignals } from '../signals/stored.ts'
+import { contributionDigest } from '../store/content-digest.ts'
+import { contributionRecord, type ContributionRecord } from './receipts/records.ts'
 
 export interface NewPost {
   participantId: string
@@ -21,7 +21,7 @@ export interface NewPost {
   content: string
   clientId: string
   replyTo?: number | undefined
-  /** The canonical hash of the write that produced the post (core/idempotency.ts). */
+  /** The canonical hash of the write that produced the post (services/idempotency.ts). */
   payloadHash: string
 }
 
@@ -68,7 +68,7 @@ export interface WrittenPost {
  * transaction writes nothing after the post says so (`endsTransaction`), and its COMMIT goes with it.
  */
 export async function writePost(
-  ctx: WriteContext,
+  ctx: ServiceWriteContext,
   post: NewPost,
   options: WriteOrder & {
     /** May refuse a new post (the 30-second spacing), never a retry. */
@@ -150,6 +150,6 @@ function recordOf(post: NewPost, createdAt: string, contentDigest: string) {
 }
 
 /** The post an earlier write with this client_id produced, if its payload was the same (else 409). */
-async function earlierPost(ctx: ActionContext, post: NewPost) {
+async function earlierPost(ctx: ServiceContext, post: NewPost) {
   return replayOf(await findOwnByClientId(ctx.db, post.participantId, post.clientId), post.payloadHash)
 }

@@ -1,11 +1,11 @@
-import type { Config } from '../../config.ts'
-import type { ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
-import { difficultyFor, loadCeiling, proofOfWorkOn } from '../../core/proof-of-work.ts'
-import type { Db } from '../../db/database.ts'
-import { PROOF_ACTIONS, type ProofAction } from '../../schemas/proof.ts'
-import { draftsSince, joinsSince } from '../../store/recent-load.ts'
-import { DRAFTS_PER_MINUTE } from '../drafts/submit.ts'
+import type { Config } from '../config.ts'
+import type { ServiceContext } from './context.ts'
+import { iso } from './clock.ts'
+import { difficultyFor, loadCeiling, proofOfWorkOn } from './proof-of-work.ts'
+import type { Db } from '../db/database.ts'
+import { DRAFTS_PER_MINUTE } from '../schemas/drafts.ts'
+import { PROOF_ACTIONS, type ProofAction } from '../schemas/proof.ts'
+import { draftsSince, joinsSince } from '../store/recent-load.ts'
 
 /**
  * What each proof action's load is measured against: its per-minute rate limit and its count of the
@@ -21,7 +21,7 @@ const LOAD: Record<
 }
 
 /** The difficulty a challenge for the action carries now: 0 while proof of work is off. */
-export async function currentDifficulty(ctx: ActionContext, action: ProofAction): Promise<number> {
+export async function currentDifficulty(ctx: ServiceContext, action: ProofAction): Promise<number> {
   if (!proofOfWorkOn(ctx.config)) return 0
   const perMinute = LOAD[action].perMinute(ctx.config)
   const minuteAgo = iso(new Date(ctx.now.getTime() - 60_000))
@@ -30,7 +30,7 @@ export async function currentDifficulty(ctx: ActionContext, action: ProofAction)
 }
 
 /** The difficulty of every proof action now, for the descriptor. */
-export async function currentDifficulties(ctx: ActionContext): Promise<Record<ProofAction, number>> {
+export async function currentDifficulties(ctx: ServiceContext): Promise<Record<ProofAction, number>> {
   const bits = await Promise.all(PROOF_ACTIONS.map((action) => currentDifficulty(ctx, action)))
   return Object.fromEntries(PROOF_ACTIONS.map((action, i) => [action, bits[i]])) as Record<ProofAction, number>
 }

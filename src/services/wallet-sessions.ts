@@ -1,8 +1,8 @@
-import type { ActionContext } from '../../core/action.ts'
-import { iso } from '../../core/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
-import { type SessionRow } from '../../store/wallet/write.ts'
-import { findSession } from '../../store/wallet/read.ts'
+import type { ServiceContext } from './context.ts'
+import { iso } from './clock.ts'
+import { ServiceError } from '../core/errors.ts'
+import { type SessionRow } from '../store/wallet/write.ts'
+import { findSession } from '../store/wallet/read.ts'
 
 /** The page's session cookie: __Host-<service>_wallet (spec, Authentication 8). */
 export const SESSION_COOKIE = '__Host-clearing_wallet'
@@ -15,7 +15,7 @@ export const SESSION_FROM_COOKIE = { cookies: { [SESSION_COOKIE]: 'session_token
  * unknown token is a guess, counted in the caller's abuse bucket (core/key-guard.ts); a page still
  * holding its own expired or signed-out token is not.
  */
-export async function requireSession(ctx: ActionContext, token: string): Promise<SessionRow> {
+export async function requireSession(ctx: ServiceContext, token: string): Promise<SessionRow> {
   const row = await findSession(ctx.db, ctx.services.secrets.digest(token))
   if (!row || row.revoked_at !== null || row.expires_at <= iso(ctx.now)) {
     throw new ServiceError('session_invalid', 'The wallet session is unknown, expired or signed out: sign in again.', {

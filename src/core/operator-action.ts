@@ -1,10 +1,10 @@
 import type { Static, TSchema } from 'typebox'
-import { defineAction, type ActionContext, type ActionDef, type ContextFor } from '../../core/action.ts'
-import type { WriteTx } from '../../db/database.ts'
-import { iso } from '../../core/clock.ts'
-import { insertAudit } from '../../store/operator/write.ts'
-import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
+import { defineAction, type ActionContext, type ActionDef, type ContextFor } from './action.ts'
+import type { WriteTx } from '../db/database.ts'
+import { iso } from '../services/clock.ts'
+import { insertAudit } from '../store/operator/write.ts'
+import { nextId } from '../store/counters.ts'
+import { ID_COUNTERS } from '../store/counter-names.ts'
 
 type WriteOperatorContext = ContextFor<'operator', undefined, undefined, WriteTx, WriteTx>
 type ReadOperatorContext = ContextFor<'operator', undefined, undefined>

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino'
-import type { WriteContext } from '../core/action.ts'
-import type { Runtime } from '../core/pipeline.ts'
+import type { WriteContext } from './action.ts'
+import type { Runtime } from './pipeline.ts'
 import { findSlot } from '../store/pilot/read.ts'
-import { runPilot, type PilotReport } from './run.ts'
-import { dueSlot } from './slots.ts'
+import { runPilot, type PilotReport } from '../services/pilot/run.ts'
+import { dueSlot } from '../services/pilot/slots.ts'
 
 /** How often each instance looks for a due slot; the database claim makes only one act per slot. */
 export const PILOT_CHECK_SECONDS = 300

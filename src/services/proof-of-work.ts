@@ -3,9 +3,9 @@ import type { Config } from '../config.ts'
 import type { Proof, ProofAction } from '../schemas/proof.ts'
 import { CHALLENGE_PATH } from '../schemas/proof.ts'
 import { chargeBucket } from '../store/abuse.ts'
-import type { ActionContext, WriteContext } from './action.ts'
+import type { ServiceContext, ServiceWriteContext } from './context.ts'
 import { iso, utcDate, type RandomSource } from './clock.ts'
-import { ServiceError, type ErrorCode } from './errors.ts'
+import { ServiceError, type ErrorCode } from '../core/errors.ts'
 import { sameDigest, type Secrets } from './secrets.ts'
 
 /**
@@ -72,7 +72,11 @@ export function solves(challenge: string, solution: string, difficulty: number):
  * Refuses the write unless it carries an unspent, unexpired, solved challenge of this server for this
  * action, then spends it in the write's transaction. Nothing happens while proof of work is off.
  */
-export async function spendProof(ctx: WriteContext, proof: Proof | undefined, action: ProofAction): Promise<void> {
+export async function spendProof(
+  ctx: ServiceWriteContext,
+  proof: Proof | undefined,
+  action: ProofAction,
+): Promise<void> {
   if (!proofOfWorkOn(ctx.config)) return
   const { nonce, expires } = checkProof(ctx, proof, action)
   const day = utcDate(new Date(expires * 1000))
@@ -80,7 +84,7 @@ export async function spendProof(ctx: WriteContext, proof: Proof | undefined, ac
   if (uses > 1) throw refused('proof_reused', 'This challenge was already used', action)
 }
 
-function checkProof(ctx: ActionContext, proof: Proof | undefined, action: ProofAction) {
+function checkProof(ctx: ServiceContext, proof: Proof | undefined, action: ProofAction) {
   if (proof === undefined) throw refused('proof_required', `This server asks a proof of work for ${action}`, action)
   const parts = proof.challenge.split('.')
   const [version, issuedFor, bits, expiresAt, nonce, mac] = parts
