@@ -53,7 +53,7 @@ export interface ContributionTable {
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
   provisional_id: number | null
-  /** SHA-256 of the text as written (store/content-digest.ts); kept when the text is masked. */
+  /** SHA-256 of the text as written (services/receipts/content-digest.ts); kept when the text is masked. */
   content_digest: string | null
 }
 
@@ -81,7 +81,7 @@ export interface MemoryRevisionTable {
   payload_hash: string | null
   /** PostgreSQL: the provisional id the row was inserted with (store/public-ids.ts); null on SQLite. */
   provisional_id: number | null
-  /** SHA-256 of the text as written (store/content-digest.ts); kept when the text is masked. */
+  /** SHA-256 of the text as written (services/receipts/content-digest.ts); kept when the text is masked. */
   content_digest: string | null
 }
 

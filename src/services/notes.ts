@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../db/database.ts'
 import { insertRevision, lockLatestRevision } from '../store/notes/write.ts'
 import { existingContributionIds, findOwnRevisionByClientId } from '../store/notes/read.ts'
 import { storedSignals } from '../signals/stored.ts'
-import { revisionDigest } from '../store/content-digest.ts'
+import { revisionDigest } from './receipts/content-digest.ts'
 import { revisionRecord } from './receipts/records.ts'
 
 type Input = Static<typeof SaveSharedMemoryInput>

@@ -9,7 +9,7 @@ import type { WriteOrder } from '../db/prepared.ts'
 import { contributionUsage } from '../store/usage/write.ts'
 import { drawnId, type DrawnId } from '../store/publication.ts'
 import { storedSignals } from '../signals/stored.ts'
-import { contributionDigest } from '../store/content-digest.ts'
+import { contributionDigest } from './receipts/content-digest.ts'
 import { contributionRecord, type ContributionRecord } from './receipts/records.ts'
 
 export interface NewPost {

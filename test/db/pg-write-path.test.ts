@@ -19,7 +19,7 @@ import { dialect, insertTestParticipant, migratedStore, testParticipantRow } fro
 import { post, startServer, type TestServer } from '../support/harness.ts'
 import { housekeepingPasses } from '../support/housekeeping.ts'
 import { op } from '../support/operator.ts'
-import { contributionDigest } from '../../src/store/content-digest.ts'
+import { contributionDigest } from '../../src/services/receipts/content-digest.ts'
 
 /**
  * The PostgreSQL write path's round trips (db/pg-statements.ts, store/public-ids.ts): statements

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ChainViewInput, ChainViewResult } from '../../schemas/receipts.ts'
 import { contributionRecord, revisionRecord } from '../../services/receipts/records.ts'
-import { contributionTextsAfter, revisionTextsAfter } from '../../store/chain.ts'
+import { contributionTextsAfter, revisionTextsAfter } from '../../store/chain/read.ts'
 
 export const readChain = defineAction({
   name: 'read_chain',

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts'
-import { advanceHead, contributionRowsAfter, readHead, revisionRowsAfter, type StoredHead } from '../../store/chain.ts'
+import { contributionRowsAfter, readHead, revisionRowsAfter, type StoredHead } from '../../store/chain/read.ts'
+import { advanceHead } from '../../store/chain/write.ts'
 import {
   CHAINS,
   contributionRecord,

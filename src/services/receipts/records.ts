@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize'
 
 /**
  * The records that are signed and chained (docs/verification.md): a stored row with its text
- * replaced by the text's SHA-256 (`content_digest`, store/content-digest.ts). Everything in them is
+ * replaced by the text's SHA-256 (`content_digest`, services/receipts/content-digest.ts). Everything in them is
  * public and never changes once written, so a masked row still has its record.
  */
 export interface ContributionRecord {

@@ -1,5 +1,5 @@
-import type { Db } from '../db/database.ts'
-import { envelope } from '../signals/stored.ts'
+import type { Db } from '../../db/database.ts'
+import { envelope } from '../../signals/stored.ts'
 
 /**
  * The rows of the two public chains and their stored heads (docs/verification.md). A head only
@@ -13,6 +13,27 @@ export interface StoredHead {
   chain_hash: string
 }
 
+/** The columns a record is built from (services/receipts/records.ts): no text, its digest instead. */
+const CONTRIBUTION_RECORD = [
+  'id',
+  'participant_id',
+  'room',
+  'kind',
+  'reply_to',
+  'created_at',
+  'content_digest',
+] as const
+const REVISION_RECORD = [
+  'id',
+  'memory_id',
+  'version',
+  'participant_id',
+  'kind',
+  'source_ids',
+  'created_at',
+  'content_digest',
+] as const
+
 export async function readHead(db: Db, chain: string): Promise<StoredHead | undefined> {
   const row = await db
     .selectFrom('chain_heads')
@@ -22,35 +43,11 @@ export async function readHead(db: Db, chain: string): Promise<StoredHead | unde
   return row && { last_id: Number(row.last_id), chain_hash: row.chain_hash }
 }
 
-/** Moves a chain's head from `from` (none: the chain was empty) to `to`; false when another got there first. */
-export async function advanceHead(
-  db: Db,
-  chain: string,
-  from: StoredHead | undefined,
-  to: StoredHead,
-): Promise<boolean> {
-  if (from === undefined) {
-    const result = await db
-      .insertInto('chain_heads')
-      .values({ chain, ...to })
-      .onConflict((oc) => oc.column('chain').doNothing())
-      .executeTakeFirst()
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
-  }
-  const result = await db
-    .updateTable('chain_heads')
-    .set(to)
-    .where('chain', '=', chain)
-    .where('last_id', '=', from.last_id)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
-}
-
 /** Published contributions after an id, as their records need them (no text). */
 export function contributionRowsAfter(db: Db, after: number, limit: number) {
   return db
     .selectFrom('contributions')
-    .select(['id', 'participant_id', 'room', 'kind', 'reply_to', 'created_at', 'content_digest'])
+    .select(CONTRIBUTION_RECORD)
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
     .limit(limit)
@@ -61,7 +58,7 @@ export function contributionRowsAfter(db: Db, after: number, limit: number) {
 export function revisionRowsAfter(db: Db, after: number, limit: number) {
   return db
     .selectFrom('memory_revisions')
-    .select(['id', 'memory_id', 'version', 'participant_id', 'kind', 'source_ids', 'created_at', 'content_digest'])
+    .select(REVISION_RECORD)
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
     .limit(limit)
@@ -75,18 +72,8 @@ export function revisionRowsAfter(db: Db, after: number, limit: number) {
 export async function contributionTextsAfter(db: Db, after: number, limit: number) {
   const rows = await db
     .selectFrom('contributions')
-    .select([
-      'id',
-      'participant_id',
-      'room',
-      'kind',
-      'reply_to',
-      'created_at',
-      'content_digest',
-      'content',
-      'quarantined',
-      'signals',
-    ])
+    .select(CONTRIBUTION_RECORD)
+    .select(['content', 'quarantined', 'signals'])
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
     .limit(limit)
@@ -100,7 +87,7 @@ export async function contributionTextsAfter(db: Db, after: number, limit: numbe
 export async function revisionTextsAfter(db: Db, after: number, limit: number) {
   const rows = await db
     .selectFrom('memory_revisions')
-    .select(['id', 'memory_id', 'version', 'participant_id', 'kind', 'source_ids', 'created_at', 'content_digest'])
+    .select(REVISION_RECORD)
     .select(['title', 'content', 'reason', 'quarantined', 'signals'])
     .where('id', '>', Math.max(after, 0))
     .orderBy('id')
@@ -108,7 +95,7 @@ export async function revisionTextsAfter(db: Db, after: number, limit: number) {
     .execute()
   return rows.map(({ title, content, reason, quarantined, signals, ...row }) => {
     const masked = Number(quarantined) === 1
-    // The form store/content-digest.ts digests: [title, content, reason] as JSON.
+    // The form services/receipts/content-digest.ts digests: [title, content, reason] as JSON.
     const text = masked ? null : JSON.stringify([title, content, reason])
     return { row, text, envelope: envelope(signals, [title, content, reason], masked) }
   })
