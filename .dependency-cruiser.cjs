@@ -59,6 +59,18 @@ module.exports = {
       to: { path: '^src/actions/', pathNot: '^src/actions/$1/' },
     },
     {
+      name: 'actions-stay-below-core',
+      comment:
+        'An action declares itself with core/action.ts (or core/operator-action.ts) and throws core/errors.ts: it ' +
+        'imports nothing else of the pipeline, and no transport. What it needs besides is a service below it.',
+      severity: 'error',
+      from: { path: '^src/actions/' },
+      to: {
+        path: '^src/(core|http|mcp|web|cli|app|server|main)',
+        pathNot: '^src/core/(action|operator-action|errors)\\.ts$',
+      },
+    },
+    {
       name: 'services-stay-below-actions',
       comment:
         'A domain service serves actions, the pilot and the draft publisher: it imports none of them, nor the ' +

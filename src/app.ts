@@ -5,8 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { ACTIONS } from './actions/index.ts'
 import type { Services } from './core/action.ts'
-import { createAlerts } from './core/alerts.ts'
-import { buildDescriptor } from './core/descriptor.ts'
+import { createAlerts } from './services/alerts.ts'
+import { buildDescriptor, summarizeDescriptor } from './core/descriptor.ts'
 import type { Runtime } from './core/pipeline.ts'
 import { KnownAuthors } from './core/known-authors.ts'
 import { KeyGuard } from './core/key-guard.ts'
@@ -83,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
   const services: Services = {
     baseUrl: deps.baseUrl,
     descriptor: () => (descriptor ??= buildDescriptor(registry, deps.baseUrl, deps.config, { ...deps.signer.jwk })),
+    descriptorSummary: () => summarizeDescriptor(services.descriptor(), deps.baseUrl),
     alerts: createAlerts(deps),
     secrets: deps.secrets,
     secretScanner: createSecretScanner({

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { CatalogEntry, CatalogError, readCatalog } from './payments/catalog.ts'
 import { SecretPatternsError, readSecretPatterns } from './services/secret-scan/operator-patterns.ts'
-import { guessesLog10 } from './core/secret-strength.ts'
-import { firstSchemaProblem } from './core/validation.ts'
+import { guessesLog10 } from './services/secret-strength.ts'
+import { firstSchemaProblem } from './services/validation.ts'
 
 /** Past 32 leading zero bits a challenge takes an ordinary client hours: no setting goes higher. */
 const MAX_POW_BITS = 32

@@ -4,14 +4,15 @@ import type { Db, OnCommit, WriteTx } from '../db/database.ts'
 import type { KeyExposure } from '../store/participants/key-exposures.ts'
 import type { CurrentParticipant } from '../store/participants/write.ts'
 import type { Publishing } from '../store/publication.ts'
-import type { Alerts } from './alerts.ts'
+import type { Alerts } from '../services/alerts.ts'
 import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from '../services/clock.ts'
 import type { Secrets } from '../services/secrets.ts'
 import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { ErrorCode } from './errors.ts'
 import type { ToolsetName } from './toolsets.ts'
-import type { QuotaPolicyName } from './quota.ts'
+import type { DescriptorSummary } from '../schemas/views.ts'
+import type { QuotaPolicyName } from '../services/quota.ts'
 import type { Signer } from '../services/receipts/signer.ts'
 import type { ChainKeeper } from '../services/receipts/chain.ts'
 
@@ -130,6 +131,8 @@ export interface Services {
   baseUrl: string
   /** The protocol descriptor, generated from the registry (see core/descriptor.ts). */
   descriptor: () => Record<string, unknown>
+  /** Its summary (`detail=summary`): the parts by name with where to read each. */
+  descriptorSummary: () => Static<typeof DescriptorSummary>
   /** Delivers queued operator alerts (reference only); call through onCommit after queueing. */
   alerts: Alerts
   /** Digests of stored secrets and abuse buckets, keyed by the server pepper. */
@@ -190,7 +193,7 @@ export interface ActionDef<
   requestFields?: { headers?: Readonly<Record<string, string>>; cookies?: Readonly<Record<string, string>> }
   /**
    * Statuses other than 200 that a successful result can carry (set with withHttpAnswer, see
-   * core/http-answer.ts), each with its meaning; OpenAPI documents the output schema under them.
+   * services/http-answer.ts), each with its meaning; OpenAPI documents the output schema under them.
    */
   answers?: Readonly<Record<number, string>>
   /** String fields trimmed before validation (the spec trims content). */
@@ -206,7 +209,7 @@ export interface ActionDef<
    * Limits the action is under besides the key-guessing throttle (derived from its credentials):
    * `post` the posting interval, `join` the registration rate, `poll` the minimum polling interval.
    * Each is advertised as a quota policy (core/quota-policies.ts); the handler reports the caller's
-   * state in it (core/quota.ts).
+   * state in it (services/quota.ts).
    */
   quotas?: readonly Exclude<QuotaPolicyName, 'key'>[]
   /** Cursor-paged outputs: where each page's items, next cursor and has_more live (see store/pager.ts). */

@@ -1,3 +1,5 @@
+import type { Static } from 'typebox'
+import type { DescriptorSummary } from '../schemas/views.ts'
 import type { Config } from '../config.ts'
 import { ERROR_STATUS } from './errors.ts'
 import { proofOfWorkOn } from '../services/proof-of-work.ts'
@@ -203,19 +205,7 @@ const PART_ABOUT: Record<string, string> = {
 export function summarizeDescriptor(
   descriptor: Record<string, unknown>,
   baseUrl: string,
-): {
-  name: string
-  version: string
-  detail: 'summary'
-  description: string
-  base_url: string
-  read_first: string
-  full: string
-  parts: Record<string, { about: string; read: string }>
-  documents: Record<string, string>
-  mcp: { url: string; default_toolset: string; toolsets: string[]; key: string }
-  rules: string[]
-} {
+): Static<typeof DescriptorSummary> {
   const full = `${baseUrl}/api/clearing`
   const intro = new Set(['name', 'version', 'description', 'base_url', 'read_first'])
   const parts: Record<string, { about: string; read: string }> = {}

@@ -1,4 +1,4 @@
-import type { QuotaState } from './quota.ts'
+import type { QuotaState } from '../services/quota.ts'
 
 /**
  * The one error type of the service. Domain code throws it; only transports map it to a
@@ -93,7 +93,7 @@ export class ServiceError extends Error {
    * or a new key was refused: the pipeline counts it in the caller's abuse bucket (core/key-guard.ts).
    */
   readonly guess: boolean
-  /** The caller's state in the quota policy this answer concerns (core/quota.ts), when one does. */
+  /** The caller's state in the quota policy this answer concerns (services/quota.ts), when one does. */
   readonly quota: QuotaState | undefined
 
   constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts'
-import { chargeApart, chargeState, rateLimited, waitPast, type Charge } from './abuse.ts'
-import type { QuotaState } from './quota.ts'
+import { chargeApart, chargeState, rateLimited, waitPast, type Charge } from '../services/abuse.ts'
+import type { QuotaState } from '../services/quota.ts'
 
 /** Wrong secrets allowed per abuse bucket per window before every attempt with a secret is refused. */
 export const KEY_FAILURE_LIMIT = 20

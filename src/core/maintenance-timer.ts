@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { runMaintenance } from './maintenance.ts'
+import { runMaintenance } from '../services/maintenance.ts'
 import type { Runtime } from './pipeline.ts'
 
 /**

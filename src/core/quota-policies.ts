@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts'
 import { LIMITS } from '../schemas/common.ts'
 import { KEY_FAILURE_LIMIT, KEY_FAILURE_WINDOW_SECONDS } from './key-guard.ts'
-import type { QuotaPolicy, QuotaPolicyName, QuotaState } from './quota.ts'
+import type { QuotaPolicy, QuotaPolicyName } from '../services/quota.ts'
 import type { RegisteredAction } from './registry.ts'
 
 /**
@@ -22,18 +22,4 @@ function policyTable(config: Config): Record<QuotaPolicyName, QuotaPolicy | unde
 export function quotaPolicies(entry: RegisteredAction, config: Config): QuotaPolicy[] {
   const table = policyTable(config)
   return entry.quotas.flatMap((name) => table[name] ?? [])
-}
-
-/**
- * Seconds until a polled read (history, returns, the feed) is worth asking again: at once while more
- * pages wait, else the spec's minimum polling interval. A function of the body alone, so cached and
- * conditional answers stay the same for every poller.
- */
-export function nextPollAfter(hasMore: boolean): number {
-  return hasMore ? 0 : LIMITS.minimum_polling_seconds
-}
-
-/** The poller's state after a read: nothing left until next_poll_after; none while pages remain. */
-export function pollState(next: number): QuotaState | undefined {
-  return next > 0 ? { policy: 'poll', remaining: 0, resetSeconds: next } : undefined
 }

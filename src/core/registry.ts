@@ -1,8 +1,8 @@
 import type { AnyAction } from './action.ts'
 import { credentialFields, publishedErrors, textFields } from './action-errors.ts'
 import type { ErrorCode } from './errors.ts'
-import type { QuotaPolicyName } from './quota.ts'
-import { compileValidator, type Validator } from './validation.ts'
+import type { QuotaPolicyName } from '../services/quota.ts'
+import { compileValidator, type Validator } from '../services/validation.ts'
 
 export interface RegisteredAction {
   def: AnyAction

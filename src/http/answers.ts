@@ -1,7 +1,7 @@
 import { parseCookie, stringifySetCookie } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ServiceError } from '../core/errors.ts'
-import type { HttpAnswer } from '../core/http-answer.ts'
+import type { HttpAnswer } from '../services/http-answer.ts'
 import type { RegisteredAction } from '../core/registry.ts'
 
 /**
@@ -34,7 +34,7 @@ export function inputWithRequestFields(entry: RegisteredAction, request: Fastify
   return input
 }
 
-/** Applies what a result asked for (core/http-answer.ts): status, headers a browser may read, a cookie. */
+/** Applies what a result asked for (services/http-answer.ts): status, headers a browser may read, a cookie. */
 export function applyAnswer(reply: FastifyReply, answer: HttpAnswer): void {
   if (answer.status !== undefined) reply.code(answer.status)
   const names = Object.keys(answer.headers ?? {})

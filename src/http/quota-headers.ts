@@ -1,5 +1,5 @@
 import { serializeList } from 'structured-headers'
-import type { QuotaPolicy, QuotaState } from '../core/quota.ts'
+import type { QuotaPolicy, QuotaState } from '../services/quota.ts'
 
 /**
  * The RateLimit-Policy and RateLimit fields (IETF httpapi ratelimit-headers, draft 11), serialized as

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { ServiceError } from '../core/errors.ts'
-import { httpAnswerOf } from '../core/http-answer.ts'
+import { httpAnswerOf } from '../services/http-answer.ts'
 import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
-import { quotaStateOf } from '../core/quota.ts'
+import { quotaStateOf } from '../services/quota.ts'
 import { quotaPolicies } from '../core/quota-policies.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import { applyAnswer, inputWithRequestFields } from './answers.ts'
@@ -61,7 +61,7 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
 /**
  * Runs one action for a request. The action's quota policies go out on every answer, refusals
  * included (the error handler keeps headers set before it); the caller's state in one, when the
- * result or refusal tells it (core/quota.ts), as RateLimit (errors: http/errors.ts).
+ * result or refusal tells it (services/quota.ts), as RateLimit (errors: http/errors.ts).
  */
 async function serveAction(
   runtime: Runtime,
@@ -83,7 +83,7 @@ async function serveAction(
   )
   const state = quotaStateOf(result)
   if (state) reply.header('ratelimit', stateField(state))
-  // A result may ask for another status, headers or a cookie (core/http-answer.ts: x402's 402).
+  // A result may ask for another status, headers or a cookie (services/http-answer.ts: x402's 402).
   const answer = httpAnswerOf(result)
   if (answer) applyAnswer(reply, answer)
   const contentType = http.method === 'GET' && http.contentType ? http.contentType : 'application/json'

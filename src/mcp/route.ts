@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
-import { once } from '../core/once.ts'
+import { once } from '../services/once.ts'
 import type { Runtime } from '../core/pipeline.ts'
 import type { Registry } from '../core/registry.ts'
 import { normalizeAddress } from '../http/client-address.ts'
@@ -10,7 +10,7 @@ import { buildTools, type McpTool } from './tools.ts'
 
 export const MCP_PATH = '/api/mcp'
 
-/** The SDK (with zod, some 30 MB) loads with the first MCP request (core/once.ts). */
+/** The SDK (with zod, some 30 MB) loads with the first MCP request (services/once.ts). */
 const sdk = once(async () => ({
   createMcpServer: (await import('./server.ts')).createMcpServer,
   Transport: (await import('@modelcontextprotocol/sdk/server/streamableHttp.js')).StreamableHTTPServerTransport,

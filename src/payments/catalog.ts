@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
-import { firstSchemaProblem } from '../core/validation.ts'
+import { firstSchemaProblem } from '../services/validation.ts'
 
 /** x402 network of every payment: Base mainnet as a CAIP-2 id. */
 export const X402_NETWORK = 'eip155:8453' as const

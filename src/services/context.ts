@@ -16,6 +16,8 @@ export interface ServiceContext<H extends Db = Db> {
   config: Config
   /** The authenticated participant, whose activity a write keeps current (services/activity.ts). */
   participant: CurrentParticipant | undefined
+  /** The caller's normalised address, only ever used to derive a pseudonymous abuse bucket. */
+  clientAddress: string | undefined
   services: { secrets: Secrets }
 }
 

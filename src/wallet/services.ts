@@ -2,7 +2,7 @@ import { ConfigError, type Config } from '../config.ts'
 import type { Payments } from '../payments/x402.ts'
 import type { Chain } from './chain.ts'
 import type * as Siwe from './siwe.ts'
-import { once } from '../core/once.ts'
+import { once } from '../services/once.ts'
 
 type SiweModule = typeof Siwe
 

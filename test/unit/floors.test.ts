@@ -26,20 +26,26 @@ async function violations(): Promise<string[]> {
     .sort()
 }
 
-test('the floors are enforced: areas apart, services below actions, the action list read from above', async () => {
+test('the floors are enforced: actions below core, areas apart, services below actions, the action list read from above', async () => {
   tree({
     'src/actions/index.ts': "import './feedback/submit.ts'\nexport const ACTIONS = []\n",
     'src/actions/contributions/contribute.ts': "import '../../services/posting.ts'\nexport const contribute = 1\n",
-    'src/actions/contributions/visit.ts': "import './contribute.ts'\nexport const visit = 1\n",
+    'src/actions/contributions/visit.ts':
+      "import './contribute.ts'\nimport '../../core/action.ts'\nexport const visit = 1\n",
+    'src/actions/contributions/returns.ts': "import '../../core/quota-policies.ts'\nexport const returns = 1\n",
+    'src/core/action.ts': 'export const defineAction = 1\n',
+    'src/core/quota-policies.ts': 'export const q = 1\n',
     'src/actions/feedback/submit.ts': "import '../contributions/contribute.ts'\nexport const feedback = 1\n",
     'src/services/posting.ts': "import '../core/errors.ts'\nexport const post = 1\n",
-    'src/services/notes.ts': "import '../actions/feedback/submit.ts'\nimport '../core/pipeline.ts'\nexport const n = 1\n",
+    'src/services/notes.ts':
+      "import '../actions/feedback/submit.ts'\nimport '../core/pipeline.ts'\nexport const n = 1\n",
     'src/store/read.ts': "import '../actions/index.ts'\nexport const r = 1\n",
     'src/core/errors.ts': 'export const e = 1\n',
     'src/core/pipeline.ts': "import '../actions/index.ts'\nexport const p = 1\n",
   })
   assert.deepEqual(await violations(), [
     'action-areas-apart: src/actions/feedback/submit.ts -> src/actions/contributions/contribute.ts',
+    'actions-stay-below-core: src/actions/contributions/returns.ts -> src/core/quota-policies.ts',
     'only-transports-and-core-list-actions: src/store/read.ts -> src/actions/index.ts',
     'services-stay-below-actions: src/services/notes.ts -> src/actions/feedback/submit.ts',
     'services-stay-below-actions: src/services/notes.ts -> src/core/pipeline.ts',

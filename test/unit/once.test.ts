@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { once } from '../../src/core/once.ts'
+import { once } from '../../src/services/once.ts'
 
 test('once loads on first use and shares that load with every later use', async () => {
   let loads = 0

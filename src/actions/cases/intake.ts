@@ -1,6 +1,6 @@
 import { defineAction, type ActionContext, type WriteContext } from '../../core/action.ts'
-import { enforceRate } from '../../core/abuse.ts'
-import { alertOperators } from '../../core/alerts.ts'
+import { enforceRate } from '../../services/abuse.ts'
+import { alertOperators } from '../../services/alerts.ts'
 import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { newSecret } from '../../services/secrets.ts'

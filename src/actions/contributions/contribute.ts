@@ -1,6 +1,6 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { withQuotaState, type QuotaState } from '../../core/quota.ts'
+import { withQuotaState, type QuotaState } from '../../services/quota.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import type { CurrentParticipant } from '../../store/participants/write.ts'

@@ -1,6 +1,5 @@
 import { defineAction, type ActionContext, type PagingDecl } from '../../core/action.ts'
-import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
-import { withQuotaState } from '../../core/quota.ts'
+import { nextPollAfter, pollState, withQuotaState } from '../../services/quota.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { CheckReturnsInput, ReturnsResult } from '../../schemas/contributions.ts'
 import { ReturnsQueryInput } from '../../schemas/views.ts'

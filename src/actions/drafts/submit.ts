@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
-import { enforceRate } from '../../core/abuse.ts'
-import { alertOperators } from '../../core/alerts.ts'
+import { enforceRate } from '../../services/abuse.ts'
+import { alertOperators } from '../../services/alerts.ts'
 import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../services/idempotency.ts'

@@ -1,6 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
-import { withQuotaState } from '../../core/quota.ts'
+import { nextPollAfter, pollState, withQuotaState } from '../../services/quota.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { FeedInput, FeedResult, JSON_FEED_VERSION } from '../../schemas/feed.ts'
 import { latest, pageAfter } from '../../store/contributions/read.ts'

@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox'
 import type { WriteContext } from '../../core/action.ts'
-import { compileValidator } from '../../core/validation.ts'
+import { compileValidator } from '../../services/validation.ts'
 import { FeedbackInput } from '../../schemas/feedback.ts'
 import { AppreciateInput } from '../../schemas/bookmarks.ts'
 import { SaveSharedMemoryInput } from '../../schemas/notes.ts'

@@ -2,8 +2,8 @@ import { LIMITS } from '../../schemas/common.ts'
 import { AuditResult, MaintenanceResult, operatorInput, Paging } from '../../schemas/operator.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { listAudit } from '../../store/operator/read.ts'
-import { runMaintenance } from '../../core/maintenance.ts'
-import { deliverAfterCommit } from '../../core/alerts.ts'
+import { runMaintenance } from '../../services/maintenance.ts'
+import { deliverAfterCommit } from '../../services/alerts.ts'
 import { operatorAction } from '../../core/operator-action.ts'
 
 export const listAuditLog = operatorAction({

@@ -3,7 +3,7 @@ import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { KEY_PREFIXES, bodyOf, checksumHolds } from '../../services/key-format.ts'
 import { LEGACY_KEY_PATTERN } from '../../services/secrets.ts'
-import { guessesLog10 } from '../../core/secret-strength.ts'
+import { guessesLog10 } from '../../services/secret-strength.ts'
 import { KeyOnlyInput, RevokeResult, RotateKeyInput, RotateResult } from '../../schemas/participants.ts'
 import { insertKeyIfNew, setKeyState } from '../../store/participants/write.ts'
 

@@ -1,6 +1,6 @@
 import type { ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { withHttpAnswer } from '../../core/http-answer.ts'
+import { withHttpAnswer } from '../../services/http-answer.ts'
 import { atomicAmount, USDC_BASE, X402_NETWORK, type CatalogEntry } from '../../payments/catalog.ts'
 import type { Payments } from '../../payments/x402.ts'
 import type { Db } from '../../db/database.ts'

@@ -1,6 +1,6 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { withHttpAnswer } from '../../core/http-answer.ts'
+import { withHttpAnswer } from '../../services/http-answer.ts'
 import { authorizationOf } from '../../payments/authorization.ts'
 import { X402_NETWORK } from '../../payments/catalog.ts'
 import type { PaymentPayload } from '../../payments/x402.ts'

@@ -1,5 +1,4 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
-import { summarizeDescriptor } from '../../core/descriptor.ts'
 import { DiscoveryAnswer, DiscoveryInput } from '../../schemas/views.ts'
 import { latest } from '../../store/contributions/read.ts'
 import { counters } from '../../store/usage/read.ts'
@@ -24,7 +23,7 @@ export const readDiscovery = defineAction({
   errors: [],
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
-    if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)
+    if (input.detail === 'summary') return ctx.services.descriptorSummary()
     const [agents, history, counts, protocol, chainHeads] = await Promise.all([
       recentParticipants(ctx.db, AGENTS_SHOWN),
       latest(ctx.db, HISTORY_SHOWN),

@@ -1,7 +1,6 @@
 import { defineAction, type ActionContext, type PagingDecl } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
-import { nextPollAfter, pollState } from '../../core/quota-policies.ts'
-import { withQuotaState } from '../../core/quota.ts'
+import { nextPollAfter, pollState, withQuotaState } from '../../services/quota.ts'
 import { ArrivalInput, HistoryInput, HistoryResult, TimelineResult } from '../../schemas/views.ts'
 import { latest, pageAfter, recentRoots } from '../../store/contributions/read.ts'
 import { latestRevisions, revisionsAfter } from '../../store/notes/read.ts'

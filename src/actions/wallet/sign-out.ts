@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { withHttpAnswer } from '../../core/http-answer.ts'
+import { withHttpAnswer } from '../../services/http-answer.ts'
 import { SessionInput, SignOutResult } from '../../schemas/wallet.ts'
 import { revokeSession } from '../../store/wallet/write.ts'
 import { findSession } from '../../store/wallet/read.ts'

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts'
-import { abuseBucket } from '../abuse.ts'
+import { abuseBucket } from '../../services/abuse.ts'
 import { ServiceError } from '../errors.ts'
 import type { KeyGuard } from '../key-guard.ts'
 import type { RegisteredAction } from '../registry.ts'

@@ -2,7 +2,7 @@ import type { WriteTx } from '../db/database.ts'
 import { expireDrafts, reconcilePublications } from '../store/drafts/write.ts'
 import { deleteOldAlerts } from '../store/operator/alerts.ts'
 import { deleteOldAbuseData } from '../store/retention.ts'
-import { iso, utcDate } from '../services/clock.ts'
+import { iso, utcDate } from './clock.ts'
 
 const DAY_MS = 86_400_000
 export const DRAFT_LIFETIME_DAYS = 30

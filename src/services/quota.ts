@@ -1,3 +1,5 @@
+import { LIMITS } from '../schemas/common.ts'
+
 /**
  * Quota signals in a form no transport owns: the limits an action is under (its policies) and where
  * the caller stands in one of them after this call (a state). REST writes them as the RateLimit-Policy
@@ -43,4 +45,18 @@ export function windowEndsIn(now: Date, windowSeconds: number): number {
   const windowMs = windowSeconds * 1000
   const ends = (Math.floor(now.getTime() / windowMs) + 1) * windowMs
   return Math.max(1, Math.ceil((ends - now.getTime()) / 1000))
+}
+
+/**
+ * Seconds until a polled read (history, returns, the feed) is worth asking again: at once while more
+ * pages wait, else the spec's minimum polling interval. A function of the body alone, so cached and
+ * conditional answers stay the same for every poller.
+ */
+export function nextPollAfter(hasMore: boolean): number {
+  return hasMore ? 0 : LIMITS.minimum_polling_seconds
+}
+
+/** The poller's state after a read: nothing left until next_poll_after; none while pages remain. */
+export function pollState(next: number): QuotaState | undefined {
+  return next > 0 ? { policy: 'poll', remaining: 0, resetSeconds: next } : undefined
 }

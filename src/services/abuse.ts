@@ -1,10 +1,10 @@
 import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
 import type { Database } from '../db/database.ts'
-import type { ActionContext, WriteContext } from './action.ts'
-import { utcDate } from '../services/clock.ts'
-import { ServiceError } from './errors.ts'
+import type { ServiceContext, ServiceWriteContext } from './context.ts'
+import { utcDate } from './clock.ts'
+import { ServiceError } from '../core/errors.ts'
 import { windowEndsIn, type QuotaPolicyName, type QuotaState } from './quota.ts'
-import { hmac, type Secrets } from '../services/secrets.ts'
+import { hmac, type Secrets } from './secrets.ts'
 
 /** Requests with no usable client address share this one budget. */
 export const SHARED_FALLBACK_BUCKET = 'shared'
@@ -25,7 +25,7 @@ export interface Charge {
   limit: number
   windowSeconds: number
   now: Date
-  /** The advertised quota policy this charge counts in (core/quota.ts); unadvertised limits have none. */
+  /** The advertised quota policy this charge counts in (services/quota.ts); unadvertised limits have none. */
   policy?: QuotaPolicyName
 }
 
@@ -58,7 +58,7 @@ export function rateLimited(what: string, retryAfterSeconds: number, quota?: Quo
 
 /** A charge of one event to the caller's bucket of `scope`. */
 export function callerCharge(
-  ctx: ActionContext,
+  ctx: ServiceContext,
   scope: string,
   limit: number,
   windowSeconds: number,
@@ -76,7 +76,7 @@ export function callerCharge(
 
 /** Charges one event to the caller's bucket inside the action's transaction; refuses with 429 past the limit. */
 export async function enforceRate(
-  ctx: WriteContext,
+  ctx: ServiceWriteContext,
   scope: string,
   limit: number,
   windowSeconds: number,
