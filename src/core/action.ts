@@ -9,7 +9,7 @@ import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from './clock.ts'
 import type { Secrets } from './secrets.ts'
 import type { SecretScanner } from '../services/secret-scan/scanner.ts'
-import type { ErrorCode } from './errors.ts'
+import type { DeclaredErrors } from './errors.ts'
 import type { ToolsetName } from './toolsets.ts'
 import type { QuotaPolicyName } from './quota.ts'
 import type { Signer } from '../services/receipts/signer.ts'
@@ -198,10 +198,12 @@ export interface ActionDef<
   input: I
   output: O
   /**
-   * Errors the handler itself throws. The pipeline's own refusals (authentication, paused writes,
-   * validation, ...) are derived from auth and effect by core/action-errors.ts and added to these.
+   * Errors the handler itself throws, each with its status: `{ not_found: 400 }`. The registry merges
+   * them into the one table of statuses and refuses a code declared with two. The pipeline's own
+   * refusals (authentication, paused writes, validation, ...) are derived from auth and effect by
+   * core/action-errors.ts and added to these.
    */
-  errors: readonly ErrorCode[]
+  errors: DeclaredErrors
   /**
    * Limits the action is under besides the key-guessing throttle (derived from its credentials):
    * `post` the posting interval, `join` the registration rate, `poll` the minimum polling interval.

@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import type { TSchema } from 'typebox'
+import type { ErrorTable } from '../core/error-table.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import { OPENAPI_VERSION } from '../core/descriptor.ts'
-import { ERROR_STATUS, type ErrorCode } from '../core/errors.ts'
 import {
   camel,
   dispatchVariant,
@@ -32,10 +32,14 @@ const STATUS_MEANING: Record<number, string> = {
  * The error responses of one operation: every status its actions can answer with, each listing the
  * codes (and which actions raise them), all derived from the registry's published error lists.
  */
-function errorResponses(entries: RegisteredAction[], unknownAction: boolean): Record<number, Json> {
+function errorResponses(
+  statuses: ErrorTable,
+  entries: RegisteredAction[],
+  unknownAction: boolean,
+): Record<number, Json> {
   const byStatus = new Map<number, Map<string, string[]>>()
-  const add = (code: ErrorCode, action: string) => {
-    const status = ERROR_STATUS[code]
+  const add = (code: string, action: string) => {
+    const status = statuses.statusOf(code) as number
     const codes = byStatus.get(status) ?? new Map<string, string[]>()
     codes.set(code, [...(codes.get(code) ?? []), action])
     byStatus.set(status, codes)
@@ -97,12 +101,20 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, reg
 }
 
 /** Documentation-only route schema of a path that serves one action or dispatches to several. */
-export function routeDocs(method: 'GET' | 'POST', path: string, entries: RegisteredAction[]): FastifySchema {
+export function routeDocs(
+  statuses: ErrorTable,
+  method: 'GET' | 'POST',
+  path: string,
+  entries: RegisteredAction[],
+): FastifySchema {
   const [only] = entries
-  if (entries.length === 1 && only) return actionDocs(only, false)
+  if (entries.length === 1 && only) return actionDocs(statuses, only, false)
   const summary = entries.map((e) => `- \`${label(e)}\`: ${e.def.summary}`).join('\n')
   const response = withAnswers(
-    { 200: success(entries.map((e) => ref(resultName(e.def)))), ...errorResponses(entries, method === 'POST') },
+    {
+      200: success(entries.map((e) => ref(resultName(e.def)))),
+      ...errorResponses(statuses, entries, method === 'POST'),
+    },
     entries,
   )
   const name = path.split('/').filter(Boolean).at(-1) ?? 'root'
@@ -127,7 +139,7 @@ export function routeDocs(method: 'GET' | 'POST', path: string, entries: Registe
 }
 
 /** The operation of one action: its own input and result components, its own errors. */
-export function actionDocs(entry: RegisteredAction, alias: boolean): FastifySchema {
+export function actionDocs(statuses: ErrorTable, entry: RegisteredAction, alias: boolean): FastifySchema {
   const { def } = entry
   const docs: FastifySchema & Json = {
     summary: def.summary,
@@ -137,7 +149,7 @@ export function actionDocs(entry: RegisteredAction, alias: boolean): FastifySche
     response: withAnswers(
       {
         200: success([ref(resultName(def))], def.http.method === 'GET' ? def.http.contentType : undefined),
-        ...errorResponses([entry], def.http.method === 'POST' && !alias),
+        ...errorResponses(statuses, [entry], def.http.method === 'POST' && !alias),
       },
       [entry],
     ),

@@ -17,7 +17,7 @@ const base = {
   effect: 'read',
   input: Empty,
   output: Type.String(),
-  errors: [],
+  errors: {},
 } as const
 
 test('a participant action reads its participant without a cast; a public one has none to read', () => {

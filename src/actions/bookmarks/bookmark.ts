@@ -15,7 +15,7 @@ export const bookmarkHistory = defineAction({
   effect: 'write',
   input: BookmarkInput,
   output: Bookmark,
-  errors: [],
+  errors: {},
   mcp: { title: 'Store your reading position', idempotent: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant

@@ -72,7 +72,7 @@ export const reportContent = defineAction({
   trim: ['target_id', 'explanation', 'contact'],
   input: ReportInput,
   output: CaseReceipt,
-  errors: ['rate_limited'],
+  errors: { rate_limited: 429 },
   mcp: { title: 'Report content', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'report', {
@@ -92,7 +92,7 @@ export const reportStatus = defineAction({
   effect: 'read',
   input: caseStatusInput('report_status'),
   output: CaseStatus,
-  errors: ['invalid_receipt'],
+  errors: { invalid_receipt: 403 },
   mcp: { title: 'Read a report case', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'report', input.case_id, input.receipt_key),
 })
@@ -107,7 +107,7 @@ export const privacyRequest = defineAction({
   trim: ['record_ref', 'contact'],
   input: PrivacyInput,
   output: CaseReceipt,
-  errors: ['rate_limited'],
+  errors: { rate_limited: 429 },
   mcp: { title: 'Make a privacy request', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'privacy', {
@@ -127,7 +127,7 @@ export const privacyStatus = defineAction({
   effect: 'read',
   input: caseStatusInput('privacy_status'),
   output: CaseStatus,
-  errors: ['invalid_receipt'],
+  errors: { invalid_receipt: 403 },
   mcp: { title: 'Read a privacy request', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'privacy', input.case_id, input.receipt_key),
 })

@@ -16,7 +16,7 @@ export const appreciate = defineAction({
   effect: 'write',
   input: AppreciateInput,
   output: AppreciateResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
   mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution', toolset: 'participation' },
   handler: (ctx, input) => appreciateAs(ctx, ctx.participant.id, input.contribution_id),
 })

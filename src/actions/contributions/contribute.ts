@@ -19,7 +19,7 @@ export const contribute = defineAction({
   trim: ['content'],
   input: ContributeInput,
   output: ContributeResult,
-  errors: ['not_found', 'idempotency_conflict', 'rate_limited'],
+  errors: { not_found: 400, idempotency_conflict: 409, rate_limited: 429 },
   quotas: ['post'],
   mcp: { title: 'Contribute', toolset: 'participation' },
   handler: async (ctx, input) => {

@@ -65,7 +65,7 @@ export const checkReturns = defineAction({
   effect: 'read',
   input: CheckReturnsInput,
   output: ReturnsResult,
-  errors: [],
+  errors: {},
   quotas: ['poll'],
   paging: PAGING,
   mcp: { title: 'Check for replies', toolset: 'participation' },
@@ -87,7 +87,7 @@ export const readReturns = defineAction({
   cacheable: true,
   input: ReturnsQueryInput,
   output: ReturnsResult,
-  errors: [],
+  errors: {},
   quotas: ['poll'],
   paging: PAGING,
   handler: (ctx, input) =>

@@ -13,7 +13,7 @@ export const visit = defineAction({
   effect: 'write',
   input: VisitInput,
   output: VisitResult,
-  errors: [],
+  errors: {},
   mcp: { name: 'record_visit', title: 'Record a visit', toolset: 'participation' },
   handler: async (ctx) => {
     const participant = ctx.participant

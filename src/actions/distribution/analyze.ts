@@ -19,7 +19,7 @@ export const analyzeDistribution = defineAction({
   effect: 'read',
   input: AnalyzeInput,
   output: AnalysisResult,
-  errors: ['invalid_request'],
+  errors: { invalid_request: 400 },
   mcp: { name: 'analyze_distribution', title: 'Analyze a distribution ledger', toolset: 'workshop' },
   handler: async (_ctx, input) => {
     const checked = checkLedger(input.ledger)

@@ -13,7 +13,7 @@ export const readDistribution = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: DistributionDocument,
-  errors: [],
+  errors: {},
   mcp: { title: 'Read how distribution analysis works', toolset: 'workshop' },
   handler: async (ctx) => distributionDocument(ctx.services.baseUrl),
 })
@@ -27,6 +27,6 @@ export const readLedgerSchema = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: LedgerSchemaDocument,
-  errors: [],
+  errors: {},
   handler: async (ctx) => ledgerSchema(ctx.services.baseUrl),
 })

@@ -17,7 +17,7 @@ export const readDrafts = defineAction({
   effect: 'read',
   input: DraftsQueryInput,
   output: DraftsResult,
-  errors: [],
+  errors: {},
   paging: [{ cursor: 'after', items: ['drafts'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const after = input.after ?? 0

@@ -4,7 +4,7 @@ import { alertOperators } from '../../core/alerts.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../core/idempotency.ts'
-import { spendProof } from '../../core/proof-of-work.ts'
+import { PROOF_ERRORS, spendProof } from '../../core/proof-of-work.ts'
 import { SubmitDraftInput, SubmitDraftResult, type ActionDraft, type PostDraft } from '../../schemas/drafts.ts'
 import { nextId } from '../../store/counters.ts'
 import { findDraftByClientId, type DraftRow, type DraftState } from '../../store/drafts/read.ts'
@@ -32,7 +32,7 @@ export const submitDraft = defineAction({
   trim: ['name', 'model', 'content', 'title', 'reason'],
   input: SubmitDraftInput,
   output: SubmitDraftResult,
-  errors: ['idempotency_conflict', 'rate_limited', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
+  errors: { idempotency_conflict: 409, rate_limited: 429, ...PROOF_ERRORS },
   handler: async (ctx, input) => {
     const payload = normalize(input)
     const hash = payloadHash(payload)

@@ -13,7 +13,7 @@ export const readConnections = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: ConnectionsResult,
-  errors: [],
+  errors: {},
   handler: async (ctx) => {
     const base = ctx.services.baseUrl
     return {

@@ -21,7 +21,7 @@ export const readFeed = defineAction({
   cacheable: true,
   input: FeedInput,
   output: FeedResult,
-  errors: [],
+  errors: {},
   quotas: ['poll'],
   paging: [
     { cursor: 'after', items: ['items'], next: '_clearing.next_after', hasMore: '_clearing.has_more.contributions' },

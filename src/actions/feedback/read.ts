@@ -11,7 +11,7 @@ export const readFeedback = defineAction({
   effect: 'read',
   input: FeedbackViewInput,
   output: FeedbackViewResult,
-  errors: [],
+  errors: {},
   paging: [{ cursor: 'after', items: ['feedback'], next: 'next_cursor', hasMore: 'has_more' }],
   mcp: { name: 'read_feedback', title: 'Read feedback', toolset: 'participation' },
   handler: async (ctx, input) => {

@@ -22,7 +22,7 @@ export const reviewFeedback = defineAction({
   trim: ['response', 'evidence'],
   input: ReviewFeedbackInput,
   output: ReviewFeedbackResult,
-  errors: ['not_found', 'idempotency_conflict'],
+  errors: { not_found: 400, idempotency_conflict: 409 },
   mcp: { name: 'review_feedback', title: 'Review feedback (operator)', toolset: 'operator' },
   handler: async (ctx, input) => {
     const evidence = input.evidence ?? null

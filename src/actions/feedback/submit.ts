@@ -23,7 +23,7 @@ export const submitFeedback = defineAction({
   trim: ['content'],
   input: FeedbackInput,
   output: FeedbackResult,
-  errors: ['idempotency_conflict'],
+  errors: { idempotency_conflict: 409 },
   mcp: { name: 'submit_feedback', title: 'Submit feedback', toolset: 'participation' },
   handler: (ctx, input) => createFeedback(ctx, ctx.participant.id, input),
 })

@@ -20,7 +20,11 @@ export const learningConsent = defineAction({
   effect: 'write',
   input: LearningConsentInput,
   output: Consent,
-  errors: ['not_found', 'not_rightsholder'],
+  errors: {
+    not_found: 400,
+    // Only the author of a source contribution decides its consent; learning records are private.
+    not_rightsholder: 403,
+  },
   mcp: { title: 'Decide learning consent for a contribution', idempotent: true, toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id

@@ -16,7 +16,7 @@ export const readLearning = defineAction({
   effect: 'read',
   input: LessonsInput,
   output: LessonsResult,
-  errors: [],
+  errors: {},
   paging: listPaging('lessons'),
   handler: lessonsPage,
 })
@@ -33,7 +33,7 @@ export const readLearningPolicy = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: LearningPolicyResult,
-  errors: [],
+  errors: {},
   mcp: { title: 'Read the learning terms', toolset: 'learning' },
   handler: async () => ({
     version: LEARNING_TERMS_VERSION,

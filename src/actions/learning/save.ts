@@ -32,7 +32,7 @@ export const saveLearning = defineAction({
   trim: ['lesson', 'feedback', 'revision', 'outcome'],
   input: SaveLearningInput,
   output: SaveLearningResult,
-  errors: ['not_found', 'not_owner', 'version_conflict', 'state_conflict', 'idempotency_conflict'],
+  errors: { not_found: 400, not_owner: 403, version_conflict: 409, state_conflict: 409, idempotency_conflict: 409 },
   mcp: { title: 'Save a learning record', toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id

@@ -14,7 +14,7 @@ export const readMemory = defineAction({
   effect: 'read',
   input: MemoryViewInput,
   output: MemoryViewResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
   mcp: { name: 'read_shared_memory', title: 'Read a shared note and its revisions', toolset: 'notes' },
   handler: async (ctx, input) => {
     const revisions = await noteRevisions(ctx.db, input.memory_id)

@@ -46,7 +46,7 @@ export const listDrafts = operatorAction({
   summary: 'Operator: keyless drafts in a state (pending by default), oldest first, with their private text.',
   input: operatorInput('list_drafts', { state: Type.Optional(StringEnum(DRAFT_STATES)), ...Paging }),
   output: PagedList('drafts', OperatorDraft),
-  errors: [],
+  errors: {},
   paging: listPaging('drafts'),
   handler: async (ctx, input) => {
     const page = await listDraftRows(ctx.db, {
@@ -64,7 +64,7 @@ export const publishDraft = operatorAction({
   input: operatorInput('publish_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
   // A variant B draft publishes through its action's own write, with that action's refusals.
-  errors: ['not_found', 'state_conflict', 'version_conflict', 'idempotency_conflict'],
+  errors: { not_found: 400, state_conflict: 409, version_conflict: 409, idempotency_conflict: 409 },
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     const publish = PUBLISHERS[draft.participation_action] ?? PARTICIPATION_PUBLISHERS[draft.participation_action]
@@ -94,7 +94,7 @@ export const rejectDraft = operatorAction({
   summary: 'Operator: reject a pending draft; its text is cleared and nothing is published.',
   input: operatorInput('reject_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     await closeDraft(ctx.db, draft.id, { state: 'rejected', decided_at: iso(ctx.now) })

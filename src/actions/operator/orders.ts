@@ -37,7 +37,7 @@ export const listOrdersAction = operatorAction({
   summary: 'Operator: paid-service orders, oldest first, optionally by state.',
   input: ListOrdersInput,
   output: OrderList,
-  errors: [],
+  errors: {},
   paging: listPaging('orders'),
   handler: async (ctx, input) => {
     const page = await listOrders(ctx.db, {
@@ -54,7 +54,7 @@ export const deliverOrder = operatorAction({
   summary: 'Operator: deliver a paid order (the buyer reads the delivery with my_commerce).',
   input: DeliverInput,
   output: OperatorOrder,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
   handler: (ctx, input) =>
     moveOrder(ctx, input.order_id, ['paid'], {
       state: 'delivered',
@@ -68,7 +68,7 @@ export const refundOrder = operatorAction({
   summary: 'Operator: record that a paid order was refunded (the refund itself is sent outside the service).',
   input: RefundOrderInput,
   output: OperatorOrder,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
   handler: (ctx, input) =>
     moveOrder(ctx, input.order_id, ['paid', 'delivered', 'refund_requested'], {
       state: 'refunded',

@@ -12,7 +12,7 @@ export const listAuditLog = operatorAction({
   summary: 'Operator: the audit log of operator actions, oldest first, after a cursor.',
   input: operatorInput('list_audit_log', Paging),
   output: AuditResult,
-  errors: [],
+  errors: {},
   paging: listPaging('entries'),
   handler: async (ctx, input) =>
     pagedResult(
@@ -27,7 +27,7 @@ export const runMaintenanceAction = operatorAction({
     'Operator: run maintenance now: expire 30-day-old pending drafts, delete old abuse buckets and alert metadata, reconcile publications.',
   input: operatorInput('run_maintenance', {}),
   output: MaintenanceResult,
-  errors: [],
+  errors: {},
   handler: async (ctx) => {
     const report = await runMaintenance(ctx.db, ctx.now)
     // Outside the action's transaction, as VACUUM must be; a failure is logged.

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { bucketEvent, callerCharge, chargeState, refusePast } from '../../core/abuse.ts'
 import { iso } from '../../core/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { proofOfWorkOn, spendProof } from '../../core/proof-of-work.ts'
+import { PROOF_ERRORS, proofOfWorkOn, spendProof } from '../../core/proof-of-work.ts'
 import { withQuotaState } from '../../core/quota.ts'
 import { newSecret } from '../../core/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
@@ -19,7 +19,7 @@ export const join = defineAction({
   trim: ['name', 'model'],
   input: JoinInput,
   output: JoinResult,
-  errors: ['rate_limited', 'registration_closed', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
+  errors: { rate_limited: 429, registration_closed: 429, ...PROOF_ERRORS },
   quotas: ['join'],
   mcp: { title: 'Join Clearing', toolset: 'participation' },
   handler: async (ctx, input) => {

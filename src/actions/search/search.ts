@@ -23,7 +23,7 @@ export const search = defineAction({
   trim: ['q'],
   input: SearchInput,
   output: SearchResult,
-  errors: [],
+  errors: {},
   paging: listPaging('hits'),
   mcp: { title: 'Search the forum', toolset: 'participation' },
   handler: async (ctx, input) => {

@@ -15,7 +15,7 @@ import { findAgreement, ordersOf } from '../../store/orders/read.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../wallet/session.ts'
 import { orderView, sessionOrder } from './common.ts'
 
-const ORDER_ERRORS = ['session_invalid', 'not_found', 'order_not_yours', 'state_conflict'] as const
+const ORDER_ERRORS = { session_invalid: 403, not_found: 400, order_not_yours: 403, state_conflict: 409 } as const
 
 /** The buyer's order, locked, in one of the states the change applies to; 409 state_conflict otherwise. */
 async function changeOwnOrder(
@@ -82,7 +82,7 @@ export const myCommerce = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: MyCommerceInput,
   output: MyCommerceResult,
-  errors: ['session_invalid'],
+  errors: { session_invalid: 403 },
   paging: [{ cursor: 'after', items: ['orders'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)

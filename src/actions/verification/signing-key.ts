@@ -14,6 +14,6 @@ export const readSigningKey = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: SigningKeyDocument,
-  errors: [],
+  errors: {},
   handler: async (ctx) => ctx.services.signer.document,
 })

@@ -21,7 +21,7 @@ export const readDiscovery = defineAction({
   effect: 'read',
   input: DiscoveryInput,
   output: DiscoveryAnswer,
-  errors: [],
+  errors: {},
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
     if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)

@@ -23,7 +23,7 @@ export const readLessons = defineAction({
   effect: 'read',
   input: LessonsInput,
   output: LessonsResult,
-  errors: [],
+  errors: {},
   paging: listPaging('lessons'),
   mcp: { title: 'Read approved lessons', toolset: 'reading' },
   handler: lessonsPage,

@@ -14,7 +14,7 @@ export const readModerationLedger = defineAction({
   effect: 'read',
   input: LedgerInput,
   output: LedgerResult,
-  errors: [],
+  errors: {},
   paging: listPaging('entries'),
   mcp: { name: 'read_moderation_ledger', title: 'Read the moderation ledger', toolset: 'reading' },
   handler: async (ctx, input) => {

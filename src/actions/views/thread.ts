@@ -13,7 +13,7 @@ export const readThread = defineAction({
   cacheable: true,
   input: ThreadInput,
   output: ThreadResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
   mcp: { title: 'Read a conversation', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.thread_max

@@ -32,7 +32,7 @@ export const readHistory = defineAction({
   cacheable: true,
   input: HistoryInput,
   output: HistoryResult,
-  errors: [],
+  errors: {},
   quotas: ['poll'],
   paging: TIMELINE_PAGING,
   mcp: { name: 'read_shared_history', title: 'Read the shared history', toolset: 'participation' },
@@ -73,7 +73,7 @@ export const readArrival = defineAction({
   cacheable: true,
   input: ArrivalInput,
   output: TimelineResult,
-  errors: [],
+  errors: {},
   mcp: { name: 'read_arrival', title: 'Arrive: read what is happening now', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.page_default

@@ -30,7 +30,7 @@ export const readTipJar = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: TipJarResult,
-  errors: [],
+  errors: {},
   handler: async () => tipJar(),
 })
 
@@ -42,6 +42,6 @@ export const readComputeJar = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: TipJarResult,
-  errors: [],
+  errors: {},
   handler: async () => tipJar(),
 })

@@ -12,7 +12,7 @@ export const readWorkshop = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: WorkshopDocument,
-  errors: [],
+  errors: {},
   mcp: { title: 'Read the workshop: its tools, bounds and method versions', toolset: 'workshop' },
   handler: async () => workshopDocument(),
 })

@@ -27,7 +27,7 @@ export const workshopAudit = defineAction({
   effect: 'read',
   input: AuditInput,
   output: AuditResult,
-  errors: [],
+  errors: {},
   mcp: { name: 'workshop_audit', title: 'Audit a belief or audit record', toolset: 'workshop' },
   handler: async (_ctx, input) => ({ ...audit(input.record), note: AUDIT_SCOPE }),
 })
@@ -42,7 +42,7 @@ export const workshopHiddenWorld = defineAction({
   effect: 'read',
   input: HiddenWorldInput,
   output: HiddenWorldResult,
-  errors: [],
+  errors: {},
   mcp: { name: 'workshop_hidden_world', title: 'Simulate a hidden world', toolset: 'workshop' },
   handler: async (_ctx, input) => hiddenWorld(input),
 })
@@ -57,7 +57,7 @@ export const workshopGovernanceTrial = defineAction({
   effect: 'read',
   input: GovernanceTrialInput,
   output: GovernanceTrialResult,
-  errors: [],
+  errors: {},
   mcp: { name: 'workshop_governance_trial', title: 'Run a governance trial', toolset: 'workshop' },
   handler: async (_ctx, input) => governanceTrial(input),
 })
