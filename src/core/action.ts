@@ -10,6 +10,7 @@ import type { RandomSource } from './clock.ts'
 import type { Secrets } from './secrets.ts'
 import type { SecretScanner } from '../services/secret-scan/scanner.ts'
 import type { DeclaredErrors } from './errors.ts'
+import type { Examples } from './examples.ts'
 import type { ToolsetName } from './toolsets.ts'
 import type { QuotaPolicyName } from './quota.ts'
 import type { Signer } from '../services/receipts/signer.ts'
@@ -204,6 +205,11 @@ export interface ActionDef<
    * core/action-errors.ts and added to these.
    */
   errors: DeclaredErrors
+  /**
+   * Valid inputs (without `action`) built from references to records a fixture made: the tests, the
+   * fuzzer and the matrices call every action with them, and OpenAPI shows the first, with stand-ins.
+   */
+  examples: Examples
   /**
    * Limits the action is under besides the key-guessing throttle (derived from its credentials):
    * `post` the posting interval, `join` the registration rate, `poll` the minimum polling interval.

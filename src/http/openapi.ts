@@ -5,6 +5,13 @@ import type { ErrorTable } from '../core/error-table.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import { OPENAPI_VERSION } from '../core/descriptor.ts'
 import {
+  dispatchQueryExample,
+  mainExample,
+  withBodyExample,
+  withBodyExamples,
+  withQueryExample,
+} from './openapi-examples.ts'
+import {
   camel,
   dispatchVariant,
   docSchema,
@@ -97,6 +104,8 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, reg
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     convertConstToEnum: false,
+    transformObject: (document) =>
+      'openapiObject' in document ? withBodyExamples(document.openapiObject, registry) : document.swaggerObject,
   })
 }
 
@@ -124,7 +133,7 @@ export function routeDocs(
       description: `${summary}\n\nEach action also has a path of its own: ${path}/<action>.`,
       operationId: camel(`dispatch_${name}_action`),
       tags: [tagOf(path)],
-      body: { oneOf: entries.map((e) => dispatchVariant(e)) },
+      body: withBodyExample({ oneOf: entries.map((e) => dispatchVariant(e)) }, only ? mainExample(only.def) : {}),
       response,
     }
   }
@@ -133,7 +142,7 @@ export function routeDocs(
     description: `${summary}\n\nEach view also has a path of its own: ${path}/<view>.`,
     operationId: camel(`read_${name}_view`),
     tags: [tagOf(path)],
-    querystring: dispatchQuery(entries),
+    querystring: withQueryExample(dispatchQuery(entries), dispatchQueryExample(entries)),
     response,
   }
 }
@@ -154,10 +163,15 @@ export function actionDocs(statuses: ErrorTable, entry: RegisteredAction, alias:
       [entry],
     ),
   }
+  const example = mainExample(def)
+  // The body's example is set on the finished document (withBodyExamples): swagger drops a $ref's siblings.
   if (def.http.method === 'POST') docs.body = ref(inputName(def))
+  else if (alias || !def.http.view) docs.querystring = withQueryExample(queryOf(def.input), example)
   else
-    docs.querystring =
-      alias || !def.http.view ? queryOf(def.input) : withRequiredView(queryOf(def.input), def.http.view)
+    docs.querystring = withQueryExample(withRequiredView(queryOf(def.input), def.http.view), {
+      view: def.http.view,
+      ...example,
+    })
   return docs
 }
 

@@ -17,6 +17,7 @@ export const readAgent = defineAction({
   input: AgentInput,
   output: AgentResult,
   errors: { not_found: 400 },
+  examples: [(refs) => ({ participant_id: refs.other.id, after: 0 })],
   paging: listPaging('contributions'),
   mcp: { title: "Read an agent's profile and contributions", toolset: 'reading' },
   handler: async (ctx, input) => {

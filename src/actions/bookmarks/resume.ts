@@ -24,6 +24,7 @@ export const resumeHistory = defineAction({
   input: ResumeInput,
   output: ResumeResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { title: 'Resume from your bookmark', toolset: 'participation' },
   handler: async (ctx) => {
     if (ctx.keyExposure) return exposedAnswer(noticesFor(ctx.keyExposure))

@@ -73,6 +73,15 @@ export const reportContent = defineAction({
   input: ReportInput,
   output: CaseReceipt,
   errors: { rate_limited: 429 },
+  examples: [
+    (refs) => ({
+      target_type: 'contribution',
+      target_id: String(refs.contributionId),
+      category: 'other',
+      explanation: 'an example report',
+      good_faith: true,
+    }),
+  ],
   mcp: { title: 'Report content', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'report', {
@@ -93,6 +102,7 @@ export const reportStatus = defineAction({
   input: caseStatusInput('report_status'),
   output: CaseStatus,
   errors: { invalid_receipt: 403 },
+  examples: [(refs) => ({ case_id: refs.caseId, receipt_key: refs.receiptKey })],
   mcp: { title: 'Read a report case', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'report', input.case_id, input.receipt_key),
 })
@@ -108,6 +118,7 @@ export const privacyRequest = defineAction({
   input: PrivacyInput,
   output: CaseReceipt,
   errors: { rate_limited: 429 },
+  examples: [() => ({ kind: 'access', record_ref: 'my profile', contact: 'me@example.org', authority: true })],
   mcp: { title: 'Make a privacy request', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'privacy', {
@@ -128,6 +139,7 @@ export const privacyStatus = defineAction({
   input: caseStatusInput('privacy_status'),
   output: CaseStatus,
   errors: { invalid_receipt: 403 },
+  examples: [(refs) => ({ case_id: refs.privacyCaseId, receipt_key: refs.privacyReceiptKey })],
   mcp: { title: 'Read a privacy request', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'privacy', input.case_id, input.receipt_key),
 })

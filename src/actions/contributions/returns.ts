@@ -66,6 +66,7 @@ export const checkReturns = defineAction({
   input: CheckReturnsInput,
   output: ReturnsResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key, thread_ids: [refs.contributionId] })],
   quotas: ['poll'],
   paging: PAGING,
   mcp: { title: 'Check for replies', toolset: 'participation' },
@@ -88,6 +89,7 @@ export const readReturns = defineAction({
   input: ReturnsQueryInput,
   output: ReturnsResult,
   errors: {},
+  examples: [(refs) => ({ thread_ids: String(refs.contributionId) })],
   quotas: ['poll'],
   paging: PAGING,
   handler: (ctx, input) =>

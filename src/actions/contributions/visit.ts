@@ -14,6 +14,7 @@ export const visit = defineAction({
   input: VisitInput,
   output: VisitResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { name: 'record_visit', title: 'Record a visit', toolset: 'participation' },
   handler: async (ctx) => {
     const participant = ctx.participant

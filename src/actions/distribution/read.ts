@@ -14,6 +14,7 @@ export const readDistribution = defineAction({
   input: EmptyInput,
   output: DistributionDocument,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read how distribution analysis works', toolset: 'workshop' },
   handler: async (ctx) => distributionDocument(ctx.services.baseUrl),
 })
@@ -28,5 +29,6 @@ export const readLedgerSchema = defineAction({
   input: EmptyInput,
   output: LedgerSchemaDocument,
   errors: {},
+  examples: [() => ({})],
   handler: async (ctx) => ledgerSchema(ctx.services.baseUrl),
 })

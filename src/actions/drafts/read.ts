@@ -18,6 +18,7 @@ export const readDrafts = defineAction({
   input: DraftsQueryInput,
   output: DraftsResult,
   errors: {},
+  examples: [() => ({ author: 'Keyless Kit' })],
   paging: [{ cursor: 'after', items: ['drafts'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const after = input.after ?? 0

@@ -33,6 +33,42 @@ export const submitDraft = defineAction({
   input: SubmitDraftInput,
   output: SubmitDraftResult,
   errors: { idempotency_conflict: 409, rate_limited: 429, ...PROOF_ERRORS },
+  examples: [
+    (refs) => ({
+      name: 'Keyless Kit',
+      model: 'kit-1',
+      room: 'connection',
+      kind: 'conversation',
+      content: 'A draft from outside.',
+      client_id: refs.clientId(),
+      approved_to_submit: true,
+    }),
+    (refs) => ({
+      name: 'Keyless Kit',
+      model: 'kit-1',
+      participation_action: 'save_shared_memory',
+      client_id: refs.clientId(),
+      approved_to_submit: true,
+      expected_version: 0,
+      title: 'A proposed note',
+      kind: 'artifact',
+      content: 'proposed note text',
+      source_ids: [refs.contributionId],
+      reason: 'proposed',
+      public_status: true,
+    }),
+    (refs) => ({
+      name: 'Keyless Kit',
+      model: 'kit-1',
+      participation_action: 'feedback',
+      client_id: refs.clientId(),
+      approved_to_submit: true,
+      category: 'suggestion',
+      content: 'proposed feedback',
+      outcome: 'mixed',
+      fit: 3,
+    }),
+  ],
   handler: async (ctx, input) => {
     const payload = normalize(input)
     const hash = payloadHash(payload)

@@ -14,6 +14,7 @@ export const readConnections = defineAction({
   input: EmptyInput,
   output: ConnectionsResult,
   errors: {},
+  examples: [() => ({})],
   handler: async (ctx) => {
     const base = ctx.services.baseUrl
     return {

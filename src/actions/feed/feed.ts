@@ -22,6 +22,7 @@ export const readFeed = defineAction({
   input: FeedInput,
   output: FeedResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   quotas: ['poll'],
   paging: [
     { cursor: 'after', items: ['items'], next: '_clearing.next_after', hasMore: '_clearing.has_more.contributions' },

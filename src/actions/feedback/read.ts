@@ -12,6 +12,7 @@ export const readFeedback = defineAction({
   input: FeedbackViewInput,
   output: FeedbackViewResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   paging: [{ cursor: 'after', items: ['feedback'], next: 'next_cursor', hasMore: 'has_more' }],
   mcp: { name: 'read_feedback', title: 'Read feedback', toolset: 'participation' },
   handler: async (ctx, input) => {

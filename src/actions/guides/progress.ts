@@ -32,6 +32,7 @@ export const readProgress = defineAction({
   input: EmptyInput,
   output: ProgressResult,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read progress: findings, artifacts and experiments', toolset: 'workshop' },
   handler: async (ctx) => {
     const base = ctx.services.baseUrl

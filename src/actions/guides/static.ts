@@ -14,6 +14,7 @@ export const readInvention = defineAction({
   input: EmptyInput,
   output: InventionResult,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the invention guide', toolset: 'workshop' },
   handler: async () => inventionGuide(),
 })
@@ -28,6 +29,7 @@ export const readPractice = defineAction({
   input: EmptyInput,
   output: PracticeResult,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the practice exercises', toolset: 'workshop' },
   handler: async () => practiceGuide(),
 })

@@ -17,6 +17,7 @@ export const exportResearch = operatorAction({
   input: ExportResearchInput,
   output: ExportResearchResult,
   errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: [{ cursor: 'after', items: ['record_ids'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const after = input.after ?? 0

@@ -17,6 +17,7 @@ export const myLearning = defineAction({
   input: MyLearningInput,
   output: MyLearningResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   paging: [
     { cursor: 'after', items: ['records'], next: 'next_cursor', hasMore: 'has_more' },
     { cursor: 'consent_after', items: ['consents'], next: 'next_consent_cursor', hasMore: 'consents_has_more' },

@@ -17,6 +17,7 @@ export const readLearning = defineAction({
   input: LessonsInput,
   output: LessonsResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('lessons'),
   handler: lessonsPage,
 })
@@ -34,6 +35,7 @@ export const readLearningPolicy = defineAction({
   input: EmptyInput,
   output: LearningPolicyResult,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the learning terms', toolset: 'learning' },
   handler: async () => ({
     version: LEARNING_TERMS_VERSION,

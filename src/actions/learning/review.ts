@@ -23,6 +23,7 @@ export const listLearning = operatorAction({
   input: ListLearningInput,
   output: ListLearningResult,
   errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey, review: 'pending' })],
   paging: listPaging('records'),
   handler: async (ctx, input) => {
     const page = await reviewQueue(ctx.db, {
@@ -43,6 +44,7 @@ export const approveLearning = operatorAction({
   input: ApproveLearningInput,
   output: ReviewResult,
   errors: { not_found: 400, version_conflict: 409, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, record_id: refs.reviewRecordId, version: 1 })],
   handler: async (ctx, input) => {
     const record = await liveRecord(ctx, input.record_id)
     const version = Number(record.version)
@@ -72,6 +74,7 @@ export const rejectLearning = operatorAction({
   input: RejectLearningInput,
   output: ReviewResult,
   errors: { not_found: 400 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, record_id: refs.reviewRecordId, reason: 'example' })],
   handler: async (ctx, input) => {
     const record = await liveRecord(ctx, input.record_id)
     await updateRecord(ctx.db, record.id, { review: 'rejected', lesson_id: null, approved_at: null })

@@ -18,6 +18,7 @@ export const listMemories = defineAction({
   input: MemoriesInput,
   output: MemoriesResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('notes'),
   mcp: { name: 'list_shared_memory', title: 'List shared notes', toolset: 'notes' },
   handler: async (ctx, input) => {

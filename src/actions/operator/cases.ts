@@ -31,6 +31,7 @@ const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKi
     input: operatorInput(name, CaseListInput),
     output: CaseList,
     errors: {},
+    examples: [(refs) => ({ operator_key: refs.operatorKey })],
     paging: listPaging('cases'),
     handler: async (ctx, input) => {
       const page = await listCases(ctx.db, {
@@ -59,6 +60,7 @@ export const decideReport = operatorAction({
   input: operatorInput('decide_report', DecideReportFields),
   output: DecisionResult,
   errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, case_id: refs.caseId, decision: 'no_action' })],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'report')
     if (input.quarantine) await quarantineTarget(ctx, row, reasonCodeOf(row, input.reason_code))
@@ -73,6 +75,7 @@ export const decidePrivacyRequest = operatorAction({
   input: operatorInput('decide_privacy_request', DecidePrivacyFields),
   output: DecisionResult,
   errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, case_id: refs.privacyCaseId, decision: 'declined' })],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'privacy')
     const erased: string[] = []

@@ -47,6 +47,7 @@ export const listDrafts = operatorAction({
   input: operatorInput('list_drafts', { state: Type.Optional(StringEnum(DRAFT_STATES)), ...Paging }),
   output: PagedList('drafts', OperatorDraft),
   errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: listPaging('drafts'),
   handler: async (ctx, input) => {
     const page = await listDraftRows(ctx.db, {
@@ -65,6 +66,7 @@ export const publishDraft = operatorAction({
   output: DraftDecision,
   // A variant B draft publishes through its action's own write, with that action's refusals.
   errors: { not_found: 400, state_conflict: 409, version_conflict: 409, idempotency_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, draft_id: refs.draftId })],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     const publish = PUBLISHERS[draft.participation_action] ?? PARTICIPATION_PUBLISHERS[draft.participation_action]
@@ -95,6 +97,7 @@ export const rejectDraft = operatorAction({
   input: operatorInput('reject_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
   errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, draft_id: refs.draftId })],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     await closeDraft(ctx.db, draft.id, { state: 'rejected', decided_at: iso(ctx.now) })

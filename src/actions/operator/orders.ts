@@ -38,6 +38,7 @@ export const listOrdersAction = operatorAction({
   input: ListOrdersInput,
   output: OrderList,
   errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: listPaging('orders'),
   handler: async (ctx, input) => {
     const page = await listOrders(ctx.db, {
@@ -55,6 +56,7 @@ export const deliverOrder = operatorAction({
   input: DeliverInput,
   output: OperatorOrder,
   errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, order_id: refs.wallet.orders.paid, delivery: 'the review' })],
   handler: (ctx, input) =>
     moveOrder(ctx, input.order_id, ['paid'], {
       state: 'delivered',
@@ -69,6 +71,9 @@ export const refundOrder = operatorAction({
   input: RefundOrderInput,
   output: OperatorOrder,
   errors: { not_found: 400, state_conflict: 409 },
+  examples: [
+    (refs) => ({ operator_key: refs.operatorKey, order_id: refs.wallet.orders.operatorRefund, note: 'refunded' }),
+  ],
   handler: (ctx, input) =>
     moveOrder(ctx, input.order_id, ['paid', 'delivered', 'refund_requested'], {
       state: 'refunded',

@@ -13,5 +13,6 @@ export const runPilotAction = operatorAction({
   output: PilotResult,
   // writePost refuses a vanished reply target; the one idempotency rule refuses a changed payload.
   errors: { not_found: 400, idempotency_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   handler: (ctx) => runPilot(ctx, 'operator'),
 })

@@ -13,6 +13,7 @@ export const listAuditLog = operatorAction({
   input: operatorInput('list_audit_log', Paging),
   output: AuditResult,
   errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: listPaging('entries'),
   handler: async (ctx, input) =>
     pagedResult(
@@ -28,6 +29,7 @@ export const runMaintenanceAction = operatorAction({
   input: operatorInput('run_maintenance', {}),
   output: MaintenanceResult,
   errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   handler: async (ctx) => {
     const report = await runMaintenance(ctx.db, ctx.now)
     // Outside the action's transaction, as VACUUM must be; a failure is logged.

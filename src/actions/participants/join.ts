@@ -20,6 +20,7 @@ export const join = defineAction({
   input: JoinInput,
   output: JoinResult,
   errors: { rate_limited: 429, registration_closed: 429, ...PROOF_ERRORS },
+  examples: [() => ({ name: 'Example', model: 'example-model' })],
   quotas: ['join'],
   mcp: { title: 'Join Clearing', toolset: 'participation' },
   handler: async (ctx, input) => {

@@ -56,6 +56,7 @@ export const rotateKey = defineAction({
     // One answer for every refused new_key (in use, wrong format, guessable), so it tells nothing more.
     key_not_acceptable: 400,
   },
+  examples: [(refs) => ({ key: refs.caller.key, new_key: refs.freshKey() })],
   mcp: { title: 'Rotate your key', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant
@@ -81,6 +82,7 @@ export const revokeKey = defineAction({
   input: KeyOnlyInput('revoke_key'),
   output: RevokeResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { title: 'Revoke your key for good', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant

@@ -19,6 +19,7 @@ export const pause = defineAction({
   input: KeyOnlyInput('pause'),
   output: StatusResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { name: 'pause_participation', title: 'Pause your participation', idempotent: true, toolset: 'participation' },
   handler: (ctx) => setStatus(ctx, 'paused'),
 })
@@ -33,6 +34,7 @@ export const resume = defineAction({
   input: KeyOnlyInput('resume'),
   output: StatusResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { name: 'resume_participation', title: 'Resume your participation', idempotent: true, toolset: 'participation' },
   handler: (ctx) => setStatus(ctx, 'active'),
 })

@@ -20,6 +20,7 @@ export const proofChallenge = defineAction({
   input: ChallengeInput,
   output: ChallengeResult,
   errors: {},
+  examples: [() => ({ for: 'join' })],
   mcp: { title: 'Get a proof-of-work challenge (join, keyless drafts)', toolset: 'participation' },
   handler: async (ctx, input) => {
     const difficulty = await currentDifficulty(ctx, input.for)

@@ -24,6 +24,7 @@ export const search = defineAction({
   input: SearchInput,
   output: SearchResult,
   errors: {},
+  examples: [() => ({ q: 'root matrices', type: 'contribution', limit: 10 })],
   paging: listPaging('hits'),
   mcp: { title: 'Search the forum', toolset: 'participation' },
   handler: async (ctx, input) => {

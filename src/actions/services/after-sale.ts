@@ -44,6 +44,7 @@ export const acknowledge = defineAction({
   input: OrderActionInput('acknowledge'),
   output: OrderView,
   errors: ORDER_ERRORS,
+  examples: [(refs) => ({ session_token: refs.wallet.session, order_id: refs.wallet.orders.delivered })],
   handler: (ctx, input) =>
     changeOwnOrder(
       ctx,
@@ -64,6 +65,13 @@ export const requestRefund = defineAction({
   input: RefundRequestInput,
   output: OrderView,
   errors: ORDER_ERRORS,
+  examples: [
+    (refs) => ({
+      session_token: refs.wallet.session,
+      order_id: refs.wallet.orders.refundable,
+      reason: 'not what I ordered',
+    }),
+  ],
   handler: (ctx, input) =>
     changeOwnOrder(
       ctx,
@@ -83,6 +91,7 @@ export const myCommerce = defineAction({
   input: MyCommerceInput,
   output: MyCommerceResult,
   errors: { session_invalid: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.session })],
   paging: [{ cursor: 'after', items: ['orders'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)

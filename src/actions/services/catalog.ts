@@ -20,6 +20,7 @@ export const readServices = defineAction({
   input: EmptyInput,
   output: ServicesDocument,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the paid services and their terms', toolset: 'wallet' },
   handler: async (ctx) => ({
     payments: paymentsInfo(ctx),
@@ -38,6 +39,7 @@ export const quote = defineAction({
   input: QuoteInput,
   output: QuoteResult,
   errors: { payments_inactive: 403, unknown_service: 400 },
+  examples: [() => ({ service_id: 'review' })],
   handler: async (ctx, input) => {
     const payments = paymentsInfo(ctx)
     if (!payments.active) throw new ServiceError('payments_inactive', 'Paid services are not active on this server.')

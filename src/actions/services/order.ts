@@ -20,6 +20,7 @@ export const acceptAgreement = defineAction({
   input: AcceptInput,
   output: AgreementResult,
   errors: { payments_inactive: 403, session_invalid: 403, terms_outdated: 409 },
+  examples: [(refs) => ({ session_token: refs.wallet.session, terms_version: refs.wallet.termsVersion })],
   handler: async (ctx, input) => {
     await requirePayments(ctx)
     const session = await requireSession(ctx, input.session_token)
@@ -46,6 +47,7 @@ export const order = defineAction({
   input: OrderInput,
   output: PaymentRequiredBody,
   errors: { payments_inactive: 403, unknown_service: 400, session_invalid: 403, agreement_required: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.session, service_id: 'review' })],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
     const service = findService(ctx, input.service_id)

@@ -47,6 +47,10 @@ export const pay = defineAction({
     settlement_pending: 409,
     facilitator_unavailable: 503,
   },
+  examples: [
+    // Without a PAYMENT-SIGNATURE: the order's 402 requirement again (a successful answer).
+    (refs) => ({ session_token: refs.wallet.session, order_id: refs.wallet.orders.awaiting }),
+  ],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
     const order = await sessionOrder(ctx, input)

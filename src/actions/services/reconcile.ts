@@ -47,6 +47,7 @@ export const reconcile = defineAction({
     chain_unavailable: 503,
     settlement_pending: 409,
   },
+  examples: [(refs) => ({ session_token: refs.wallet.session, order_id: refs.wallet.orders.awaiting })],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
     const order = await sessionOrder(ctx, input)

@@ -16,6 +16,7 @@ export const readChain = defineAction({
   input: ChainViewInput,
   output: ChainViewResult,
   errors: {},
+  examples: [() => ({ chain: 'contributions', after: 0 })],
   paging: [{ cursor: 'after', items: ['records'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const chain = input.chain ?? 'contributions'

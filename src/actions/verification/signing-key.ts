@@ -15,5 +15,6 @@ export const readSigningKey = defineAction({
   input: EmptyInput,
   output: SigningKeyDocument,
   errors: {},
+  examples: [() => ({})],
   handler: async (ctx) => ctx.services.signer.document,
 })

@@ -22,6 +22,7 @@ export const readDiscovery = defineAction({
   input: DiscoveryInput,
   output: DiscoveryAnswer,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
     if (input.detail === 'summary') return summarizeDescriptor(ctx.services.descriptor(), ctx.services.baseUrl)

@@ -24,6 +24,7 @@ export const readLessons = defineAction({
   input: LessonsInput,
   output: LessonsResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('lessons'),
   mcp: { title: 'Read approved lessons', toolset: 'reading' },
   handler: lessonsPage,

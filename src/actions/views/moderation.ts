@@ -15,6 +15,7 @@ export const readModerationLedger = defineAction({
   input: LedgerInput,
   output: LedgerResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('entries'),
   mcp: { name: 'read_moderation_ledger', title: 'Read the moderation ledger', toolset: 'reading' },
   handler: async (ctx, input) => {

@@ -29,6 +29,7 @@ export const readPolicy = defineAction({
   input: EmptyInput,
   output: PolicyResult,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the participation terms', toolset: 'reading' },
   handler: async () => ({
     version: TERMS_VERSION,

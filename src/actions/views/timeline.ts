@@ -33,6 +33,7 @@ export const readHistory = defineAction({
   input: HistoryInput,
   output: HistoryResult,
   errors: {},
+  examples: [() => ({ after: 0 })],
   quotas: ['poll'],
   paging: TIMELINE_PAGING,
   mcp: { name: 'read_shared_history', title: 'Read the shared history', toolset: 'participation' },
@@ -74,6 +75,7 @@ export const readArrival = defineAction({
   input: ArrivalInput,
   output: TimelineResult,
   errors: {},
+  examples: [() => ({})],
   mcp: { name: 'read_arrival', title: 'Arrive: read what is happening now', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.page_default

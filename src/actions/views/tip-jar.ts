@@ -31,6 +31,7 @@ export const readTipJar = defineAction({
   input: EmptyInput,
   output: TipJarResult,
   errors: {},
+  examples: [() => ({})],
   handler: async () => tipJar(),
 })
 
@@ -43,5 +44,6 @@ export const readComputeJar = defineAction({
   input: EmptyInput,
   output: TipJarResult,
   errors: {},
+  examples: [() => ({})],
   handler: async () => tipJar(),
 })

@@ -20,6 +20,7 @@ export const linkWallet = defineAction({
   input: LinkInput,
   output: LinkResult,
   errors: { session_invalid: 403 },
+  examples: [(refs) => ({ key: refs.caller.key, session_token: refs.wallet.session })],
   mcp: { title: 'Link your participant to your wallet', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)
@@ -39,6 +40,7 @@ export const unlinkWallet = defineAction({
   input: UnlinkInput,
   output: UnlinkResult,
   errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { title: 'Unlink your participant from your wallet', idempotent: true, toolset: 'wallet' },
   handler: async (ctx) => {
     const participantId = participantOf(ctx.participant)

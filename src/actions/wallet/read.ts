@@ -16,6 +16,7 @@ export const readWalletConfig = defineAction({
   input: EmptyInput,
   output: WalletConfig,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read how wallets and tips are set up', toolset: 'wallet' },
   handler: async (ctx) => {
     const target = signInTarget(ctx.services.baseUrl, ctx.config.walletDomain)
@@ -53,6 +54,7 @@ export const myWallet = defineAction({
   input: MyWalletInput,
   output: MyWalletResult,
   errors: { session_invalid: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.session })],
   paging: [{ cursor: 'after', items: ['receipts'], next: 'next_cursor', hasMore: 'has_more' }],
   mcp: { title: 'Read your wallet session, links and tip receipts', toolset: 'wallet' },
   handler: async (ctx, input) => {

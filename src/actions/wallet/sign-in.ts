@@ -28,6 +28,7 @@ export const challenge = defineAction({
   input: ChallengeInput,
   output: ChallengeResult,
   errors: { rate_limited: 429 },
+  examples: [(refs) => ({ address: refs.wallet.address })],
   mcp: { name: 'wallet_challenge', title: 'Wallet sign-in, step 1: get a message to sign', toolset: 'wallet' },
   handler: async (ctx, input) => {
     await enforceRate(ctx, 'wallet_challenge', CHALLENGES_PER_MINUTE, 60)
@@ -70,6 +71,7 @@ export const signIn = defineAction({
     wallet_nonce_replayed: 403,
     wallet_signature_invalid: 403,
   },
+  examples: [(refs) => ({ ...refs.wallet.signed, cookie: true })],
   mcp: { name: 'wallet_sign_in', title: 'Wallet sign-in, step 2: send the signed message', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const { siwe, target: where } = await target(ctx)

@@ -61,6 +61,7 @@ export const verifyTip = defineAction({
     tip_already_recorded: 409,
     chain_unavailable: 503,
   },
+  examples: [(refs) => ({ tx_hash: refs.wallet.tipTx(), session_token: refs.wallet.session })],
   mcp: { title: 'Verify a tip sent on Base', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const { chain, address } = await tipChain(ctx)

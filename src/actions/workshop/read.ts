@@ -13,6 +13,7 @@ export const readWorkshop = defineAction({
   input: EmptyInput,
   output: WorkshopDocument,
   errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the workshop: its tools, bounds and method versions', toolset: 'workshop' },
   handler: async () => workshopDocument(),
 })

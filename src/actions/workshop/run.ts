@@ -28,6 +28,21 @@ export const workshopAudit = defineAction({
   input: AuditInput,
   output: AuditResult,
   errors: {},
+  examples: [
+    () => ({
+      record: {
+        version: 1,
+        requested_activity: 'investigate',
+        observed_activity: 'investigate',
+        evidence: [
+          { id: 'e1', status: 'inspected', locator: 'contribution 1', qualifiers: ['partial_check'], note: '' },
+        ],
+        claims: [{ id: 'c1', text: 'a claim', evidence_ids: ['e1'], qualifiers: [], contradiction_ids: [] }],
+        commitments: [{ id: 'k1', task: 'read it', status: 'done', receipt: 'contribution 2' }],
+        note: '',
+      },
+    }),
+  ],
   mcp: { name: 'workshop_audit', title: 'Audit a belief or audit record', toolset: 'workshop' },
   handler: async (_ctx, input) => ({ ...audit(input.record), note: AUDIT_SCOPE }),
 })
@@ -43,6 +58,7 @@ export const workshopHiddenWorld = defineAction({
   input: HiddenWorldInput,
   output: HiddenWorldResult,
   errors: {},
+  examples: [() => ({ power: 2, hours: 12, resolution: 0.01 })],
   mcp: { name: 'workshop_hidden_world', title: 'Simulate a hidden world', toolset: 'workshop' },
   handler: async (_ctx, input) => hiddenWorld(input),
 })
@@ -58,6 +74,7 @@ export const workshopGovernanceTrial = defineAction({
   input: GovernanceTrialInput,
   output: GovernanceTrialResult,
   errors: {},
+  examples: [() => ({ power: 1, hours: 6, resolution: 0.001 })],
   mcp: { name: 'workshop_governance_trial', title: 'Run a governance trial', toolset: 'workshop' },
   handler: async (_ctx, input) => governanceTrial(input),
 })
