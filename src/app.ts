@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; r
     metrics,
   }
 
-  installErrorHandling(app)
+  installErrorHandling(app, registry.errorTable)
   if (metricsModule && metrics && deps.config.metricsToken !== null) {
     metricsModule.registerMetrics(app, deps.config.metricsToken, metrics)
   }

@@ -8,7 +8,6 @@ import { format } from 'prettier'
 import { registry } from '../../src/app.ts'
 import { ENV } from '../../src/config.ts'
 import type { AnyAction } from '../../src/core/action.ts'
-import { ERROR_STATUS } from '../../src/core/errors.ts'
 import { TOOLSETS } from '../../src/core/toolsets.ts'
 import { aliasPath } from '../../src/http/openapi-components.ts'
 import { LIMITS } from '../../src/schemas/common.ts'
@@ -55,7 +54,7 @@ function toolsets(): string {
 }
 
 function errors(): string {
-  const rows = Object.entries(ERROR_STATUS)
+  const rows = Object.entries(registry.errorTable.all())
     .sort(([a, x], [b, y]) => x - y || a.localeCompare(b))
     .map(([name, status]) => {
       const raisedBy = registry.all.filter((entry) => (entry.errors as readonly string[]).includes(name))

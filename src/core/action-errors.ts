@@ -21,7 +21,7 @@ export function textFields(def: AnyAction): string[] {
  * publish this list, and the pipeline (in contract-checking mode) refuses to throw anything else.
  */
 export function publishedErrors(def: AnyAction): ErrorCode[] {
-  const codes = new Set<ErrorCode>(def.errors)
+  const codes = new Set<ErrorCode>(Object.keys(def.errors) as ErrorCode[])
   // Every input is validated (schema, text well-formedness, integer bounds).
   codes.add('invalid_request')
   if (def.http.method === 'POST') codes.add('payload_too_large')

@@ -9,7 +9,8 @@ import type { WalletServices } from '../wallet/services.ts'
 import type { RandomSource } from '../services/clock.ts'
 import type { Secrets } from '../services/secrets.ts'
 import type { SecretScanner } from '../services/secret-scan/scanner.ts'
-import type { ErrorCode } from './errors.ts'
+import type { DeclaredErrors } from './errors.ts'
+import type { Examples } from './examples.ts'
 import type { ToolsetName } from './toolsets.ts'
 import type { DescriptorSummary } from '../schemas/views.ts'
 import type { QuotaPolicyName } from '../services/quota.ts'
@@ -201,10 +202,17 @@ export interface ActionDef<
   input: I
   output: O
   /**
-   * Errors the handler itself throws. The pipeline's own refusals (authentication, paused writes,
-   * validation, ...) are derived from auth and effect by core/action-errors.ts and added to these.
+   * Errors the handler itself throws, each with its status: `{ not_found: 400 }`. The registry merges
+   * them into the one table of statuses and refuses a code declared with two. The pipeline's own
+   * refusals (authentication, paused writes, validation, ...) are derived from auth and effect by
+   * core/action-errors.ts and added to these.
    */
-  errors: readonly ErrorCode[]
+  errors: DeclaredErrors
+  /**
+   * Valid inputs (without `action`) built from references to records a fixture made: the tests, the
+   * fuzzer and the matrices call every action with them, and OpenAPI shows the first, with stand-ins.
+   */
+  examples: Examples
   /**
    * Limits the action is under besides the key-guessing throttle (derived from its credentials):
    * `post` the posting interval, `join` the registration rate, `poll` the minimum polling interval.

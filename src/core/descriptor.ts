@@ -1,7 +1,6 @@
 import type { Static } from 'typebox'
 import type { DescriptorSummary } from '../schemas/views.ts'
 import type { Config } from '../config.ts'
-import { ERROR_STATUS } from './errors.ts'
 import { proofOfWorkOn } from '../services/proof-of-work.ts'
 import type { Registry } from './registry.ts'
 import { DISCOVERY_PATHS } from './discovery-paths.ts'
@@ -118,7 +117,7 @@ export function buildDescriptor(
       shape: {
         error: { code: 'snake_case_code', message: 'human sentence', details: [{ path: '/field', message: '...' }] },
       },
-      statuses: ERROR_STATUS,
+      statuses: registry.errorTable.all(),
       retry:
         'With 429 and 503 the Retry-After header and retry_after_seconds give the wait in seconds (429: at least 60).',
     },

@@ -1,6 +1,7 @@
 import type { AnyAction } from './action.ts'
 import { credentialFields, publishedErrors, textFields } from './action-errors.ts'
 import type { ErrorCode } from './errors.ts'
+import { ErrorTable } from './error-table.ts'
 import type { QuotaPolicyName } from '../services/quota.ts'
 import { compileValidator, type Validator } from '../services/validation.ts'
 
@@ -23,6 +24,8 @@ export interface RegisteredAction {
 /** The one registry: REST dispatch, MCP tools, OpenAPI and the descriptor all read it. */
 export class Registry {
   readonly all: readonly RegisteredAction[]
+  /** The status of every error code: the core's own and every action's declared ones. */
+  readonly errorTable: ErrorTable
   private readonly byName = new Map<string, RegisteredAction>()
 
   constructor(defs: readonly AnyAction[]) {
@@ -45,6 +48,7 @@ export class Registry {
         validateOutput,
       }
     })
+    this.errorTable = new ErrorTable(defs.map((def) => ({ by: `action ${def.name}`, errors: def.errors })))
     for (const entry of this.all) {
       if (this.byName.has(entry.def.name)) throw new Error(`Duplicate action name: ${entry.def.name}`)
       this.byName.set(entry.def.name, entry)

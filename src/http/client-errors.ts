@@ -1,7 +1,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { errorBody, ServiceError } from '../core/errors.ts'
+import { CORE_ERROR_STATUS, errorBody, ServiceError, type CoreErrorCode } from '../core/errors.ts'
 
 /**
  * Requests Node refuses before any route sees them answer with the service's one error body too: a
@@ -14,13 +14,14 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
   // A reset connection has nobody left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const error = clientError(err.code)
-  this.log.debug({ code: err.code, status: error.status }, 'request refused before routing')
+  const status = CORE_ERROR_STATUS[error.code]
+  this.log.debug({ code: err.code, status }, 'request refused before routing')
   // As Node itself does: no answer into a socket whose current response has begun (a pipelined request).
   const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (socket.writable && !current?.headersSent) {
     const body = JSON.stringify(errorBody(error))
     socket.write(
-      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Connection: close\r\n\r\n${body}`,
     )
@@ -28,7 +29,7 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
   socket.destroy()
 }
 
-function clientError(code: string | undefined): ServiceError {
+function clientError(code: string | undefined): ServiceError<CoreErrorCode> {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return new ServiceError('request_timeout', 'The request did not arrive within the time the server allows.')
   }

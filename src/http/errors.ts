@@ -1,36 +1,40 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
-import { errorBody, ServiceError } from '../core/errors.ts'
+import type { ErrorTable } from '../core/error-table.ts'
+import { CORE_ERROR_STATUS, errorBody, ServiceError } from '../core/errors.ts'
 import { pathOnly } from '../logger.ts'
 import { stateField } from './quota-headers.ts'
 import { shownPath } from './request-log.ts'
 
 /** Maps everything thrown during a request to DESIGN.md's error body, once, for every route. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, statuses: ErrorTable): void {
   app.setErrorHandler((err: FastifyError | ServiceError, request, reply) => {
-    const error = err instanceof ServiceError ? err : fromFastify(err)
+    const answer = statuses.answer(err instanceof ServiceError ? err : fromFastify(err))
+    if (answer.unknownCode !== undefined) request.log.error({ err, code: answer.unknownCode }, 'unknown error code')
     // Refusals (paused writes, limits, bad input) are answers, not failures: only the unexpected is an error.
-    if (error.code === 'internal_error') request.log.error({ err }, 'request failed')
-    sendError(reply, error)
+    else if (answer.error.code === 'internal_error') request.log.error({ err }, 'request failed')
+    sendError(reply, answer.error, answer.status)
   })
   app.setNotFoundHandler((request, reply) => {
     const path = pathOnly(request.url) ?? '/'
     const allowed = METHODS.filter((method) => app.hasRoute({ method, url: path }))
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '))
-      return sendError(reply, new ServiceError('method_not_allowed', `${path} answers ${allowed.join(', ')} only.`))
+      const error = new ServiceError('method_not_allowed', `${path} answers ${allowed.join(', ')} only.`)
+      return sendError(reply, error, CORE_ERROR_STATUS[error.code])
     }
     // Named as the log names it: never a key typed into the path (proxies and clients log answers too).
-    return sendError(reply, new ServiceError('route_not_found', `No route ${request.method} ${shownPath(request)}.`))
+    const error = new ServiceError('route_not_found', `No route ${request.method} ${shownPath(request)}.`)
+    return sendError(reply, error, CORE_ERROR_STATUS[error.code])
   })
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
 
-export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+export function sendError(reply: FastifyReply, error: ServiceError, status: number): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds))
   if (error.quota) reply.header('ratelimit', stateField(error.quota))
-  if (error.status === 429) reply.header('cache-control', 'no-store')
-  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error))
+  if (status === 429) reply.header('cache-control', 'no-store')
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(error))
 }
 
 function fromFastify(err: FastifyError): ServiceError {

@@ -4,7 +4,7 @@ import type { KnownAuthors } from '../core/known-authors.ts'
 import type { ActionObserver } from '../core/metrics.ts'
 import type { ReadCache } from '../core/read-cache.ts'
 import { sameDigest, sha256 } from '../services/secrets.ts'
-import { errorBody, ServiceError } from '../core/errors.ts'
+import { CORE_ERROR_STATUS, errorBody, ServiceError } from '../core/errors.ts'
 import type { Database } from '../db/database.ts'
 import { operatorQueue } from '../store/operator/queue.ts'
 
@@ -184,7 +184,7 @@ export function registerMetrics(app: FastifyInstance, token: string, metrics: Me
     if (typeof presented !== 'string' || !sameDigest(sha256(presented), expected)) {
       const error = new ServiceError('invalid_token', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.')
       return reply
-        .code(error.status)
+        .code(CORE_ERROR_STATUS[error.code])
         .header('www-authenticate', 'Bearer realm="metrics"')
         .header('cache-control', 'no-store')
         .type('application/json; charset=utf-8')

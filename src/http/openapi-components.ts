@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static, type TSchema } from 'typebox'
 import type { AnyAction } from '../core/action.ts'
-import { ERROR_STATUS, type ErrorCode } from '../core/errors.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import { StringEnum } from '../schemas/common.ts'
 import { Bookmark } from '../schemas/bookmarks.ts'
@@ -69,11 +68,14 @@ export function aliasPath(registry: Registry, def: AnyAction): string | undefine
 
 export const ERROR_COMPONENT = 'Error'
 
-/** Every non-2xx body (DESIGN.md, "Error body"); each response's description lists its codes. */
+/**
+ * Every non-2xx body (DESIGN.md, "Error body"); each response's description lists its codes. OpenAPI
+ * shows `code` as the enum of the registry's table (errorComponent).
+ */
 const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: StringEnum(Object.keys(ERROR_STATUS) as ErrorCode[], { description: 'Machine-readable snake_case code.' }),
+      code: Type.String({ description: 'Machine-readable snake_case code.' }),
       message: Type.String({ description: 'A human sentence.' }),
       details: Type.Optional(
         Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
@@ -88,12 +90,20 @@ const ErrorBody = Type.Object(
   { description: 'The body of every error answer.' },
 )
 
+/** The error body as OpenAPI names it: its code one of the registry's table. */
+function errorComponent(registry: Registry): Json {
+  const body = structuredClone(ErrorBody) as unknown as Json & { properties: { error: { properties: Json } } }
+  const codes = Object.keys(registry.errorTable.all())
+  body.properties.error.properties.code = StringEnum(codes, { description: 'Machine-readable snake_case code.' })
+  return body
+}
+
 /** An error answer's body as clients (and the tests) read it. */
 export type ErrorAnswer = Static<typeof ErrorBody>
 
 /** Registers every action's input and result, the shared records and the error body as named components. */
 export function registerComponents(app: FastifyInstance, registry: Registry): void {
-  app.addSchema({ ...ErrorBody, $id: ERROR_COMPONENT })
+  app.addSchema({ ...errorComponent(registry), $id: ERROR_COMPONENT })
   for (const [name, schema] of Object.entries(RECORDS)) {
     app.addSchema({ ...(docSchema(schema, name) as Json), $id: name })
   }

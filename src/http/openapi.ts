@@ -1,9 +1,16 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import type { TSchema } from 'typebox'
+import type { ErrorTable } from '../core/error-table.ts'
 import type { RegisteredAction, Registry } from '../core/registry.ts'
 import { OPENAPI_VERSION } from '../core/descriptor.ts'
-import { ERROR_STATUS, type ErrorCode } from '../core/errors.ts'
+import {
+  dispatchQueryExample,
+  mainExample,
+  withBodyExample,
+  withBodyExamples,
+  withQueryExample,
+} from './openapi-examples.ts'
 import {
   camel,
   dispatchVariant,
@@ -32,10 +39,14 @@ const STATUS_MEANING: Record<number, string> = {
  * The error responses of one operation: every status its actions can answer with, each listing the
  * codes (and which actions raise them), all derived from the registry's published error lists.
  */
-function errorResponses(entries: RegisteredAction[], unknownAction: boolean): Record<number, Json> {
+function errorResponses(
+  statuses: ErrorTable,
+  entries: RegisteredAction[],
+  unknownAction: boolean,
+): Record<number, Json> {
   const byStatus = new Map<number, Map<string, string[]>>()
-  const add = (code: ErrorCode, action: string) => {
-    const status = ERROR_STATUS[code]
+  const add = (code: string, action: string) => {
+    const status = statuses.statusOf(code) as number
     const codes = byStatus.get(status) ?? new Map<string, string[]>()
     codes.set(code, [...(codes.get(code) ?? []), action])
     byStatus.set(status, codes)
@@ -93,16 +104,26 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, reg
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     convertConstToEnum: false,
+    transformObject: (document) =>
+      'openapiObject' in document ? withBodyExamples(document.openapiObject, registry) : document.swaggerObject,
   })
 }
 
 /** Documentation-only route schema of a path that serves one action or dispatches to several. */
-export function routeDocs(method: 'GET' | 'POST', path: string, entries: RegisteredAction[]): FastifySchema {
+export function routeDocs(
+  statuses: ErrorTable,
+  method: 'GET' | 'POST',
+  path: string,
+  entries: RegisteredAction[],
+): FastifySchema {
   const [only] = entries
-  if (entries.length === 1 && only) return actionDocs(only, false)
+  if (entries.length === 1 && only) return actionDocs(statuses, only, false)
   const summary = entries.map((e) => `- \`${label(e)}\`: ${e.def.summary}`).join('\n')
   const response = withAnswers(
-    { 200: success(entries.map((e) => ref(resultName(e.def)))), ...errorResponses(entries, method === 'POST') },
+    {
+      200: success(entries.map((e) => ref(resultName(e.def)))),
+      ...errorResponses(statuses, entries, method === 'POST'),
+    },
     entries,
   )
   const name = path.split('/').filter(Boolean).at(-1) ?? 'root'
@@ -112,7 +133,7 @@ export function routeDocs(method: 'GET' | 'POST', path: string, entries: Registe
       description: `${summary}\n\nEach action also has a path of its own: ${path}/<action>.`,
       operationId: camel(`dispatch_${name}_action`),
       tags: [tagOf(path)],
-      body: { oneOf: entries.map((e) => dispatchVariant(e)) },
+      body: withBodyExample({ oneOf: entries.map((e) => dispatchVariant(e)) }, only ? mainExample(only.def) : {}),
       response,
     }
   }
@@ -121,13 +142,13 @@ export function routeDocs(method: 'GET' | 'POST', path: string, entries: Registe
     description: `${summary}\n\nEach view also has a path of its own: ${path}/<view>.`,
     operationId: camel(`read_${name}_view`),
     tags: [tagOf(path)],
-    querystring: dispatchQuery(entries),
+    querystring: withQueryExample(dispatchQuery(entries), dispatchQueryExample(entries)),
     response,
   }
 }
 
 /** The operation of one action: its own input and result components, its own errors. */
-export function actionDocs(entry: RegisteredAction, alias: boolean): FastifySchema {
+export function actionDocs(statuses: ErrorTable, entry: RegisteredAction, alias: boolean): FastifySchema {
   const { def } = entry
   const docs: FastifySchema & Json = {
     summary: def.summary,
@@ -137,15 +158,20 @@ export function actionDocs(entry: RegisteredAction, alias: boolean): FastifySche
     response: withAnswers(
       {
         200: success([ref(resultName(def))], def.http.method === 'GET' ? def.http.contentType : undefined),
-        ...errorResponses([entry], def.http.method === 'POST' && !alias),
+        ...errorResponses(statuses, [entry], def.http.method === 'POST' && !alias),
       },
       [entry],
     ),
   }
+  const example = mainExample(def)
+  // The body's example is set on the finished document (withBodyExamples): swagger drops a $ref's siblings.
   if (def.http.method === 'POST') docs.body = ref(inputName(def))
+  else if (alias || !def.http.view) docs.querystring = withQueryExample(queryOf(def.input), example)
   else
-    docs.querystring =
-      alias || !def.http.view ? queryOf(def.input) : withRequiredView(queryOf(def.input), def.http.view)
+    docs.querystring = withQueryExample(withRequiredView(queryOf(def.input), def.http.view), {
+      view: def.http.view,
+      ...example,
+    })
   return docs
 }
 

@@ -37,7 +37,7 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
     app.route({
       method,
       url: path,
-      schema: routeDocs(method, path, entries),
+      schema: routeDocs(registry.errorTable, method, path, entries),
       ...DOCUMENT_ONLY,
       handler: async (request, reply) => {
         const entry = method === 'POST' ? byAction(entries, request.body) : byView(entries, request.query)
@@ -50,7 +50,7 @@ export function registerRestRoutes(app: FastifyInstance, registry: Registry, run
       app.route({
         method,
         url: alias,
-        schema: actionDocs(entry, true),
+        schema: actionDocs(registry.errorTable, entry, true),
         ...DOCUMENT_ONLY,
         handler: async (request, reply) => serve(entry, request, reply, withAction(entry, request.body)),
       })

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { errorBody, type ServiceError } from '../core/errors.ts'
+import type { ErrorAnswer } from '../core/error-table.ts'
+import { errorBody } from '../core/errors.ts'
 import { UNTRUSTED_META } from './tools.ts'
 
 /**
@@ -30,9 +31,9 @@ export function successResult(result: unknown, structured: boolean, untrusted: b
  * what REST says in its RateLimit header: what is left (`remaining`) and for how long (`reset_seconds`);
  * a limit that advertises no policy (registration capacity, say) has nothing left until Retry-After.
  */
-export function errorResult(error: ServiceError): CallToolResult {
+export function errorResult({ error, status }: ErrorAnswer): CallToolResult {
   const body = errorBody(error)
-  if (error.status === 429) {
+  if (status === 429) {
     body.remaining = error.quota?.remaining ?? 0
     body.reset_seconds = error.quota?.resetSeconds ?? error.retryAfterSeconds
     if (error.quota) body.policy = error.quota.policy

@@ -78,7 +78,7 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
       const { createMcpServer, Transport } = await sdk()
       const server = createMcpServer(
         runtime,
-        { served: servedBy(selected.sets ?? []), all: tools },
+        { served: servedBy(selected.sets ?? []), all: tools, statuses: registry.errorTable },
         {
           clientAddress: normalizeAddress(request.ip),
           log: request.log,

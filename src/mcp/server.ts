@@ -9,6 +9,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
+import type { ErrorTable } from '../core/error-table.ts'
 import { errorBody, ServiceError, toServiceError } from '../core/errors.ts'
 import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
@@ -36,6 +37,8 @@ export interface CallContext {
 export interface ServedTools {
   served: ReadonlyMap<string, McpTool>
   all: ReadonlyMap<string, McpTool>
+  /** The registry's table of error statuses, which a tool error's 429 extras depend on. */
+  statuses: ErrorTable
 }
 
 /**
@@ -77,7 +80,7 @@ export function createMcpServer(runtime: Runtime, tools: ServedTools, call: Call
           : `Unknown tool: ${name.slice(0, 128)}`,
       )
     }
-    return callTool(runtime, tool, request.params.arguments, call)
+    return callTool(runtime, tool, tools.statuses, request.params.arguments, call)
   })
   return server
 }
@@ -128,6 +131,7 @@ function checkParams<T>(schema: RequestSchema<T>, request: unknown): T {
 async function callTool(
   runtime: Runtime,
   tool: McpTool,
+  statuses: ErrorTable,
   args: Record<string, unknown> | undefined,
   call: CallContext,
 ): Promise<CallToolResult> {
@@ -135,7 +139,7 @@ async function callTool(
   // POST actions dispatch on `action`; the tool name already chose it. A caller-sent `action` that
   // differs wins the spread and then fails validation, so nothing is silently rewritten.
   const supplied = withBearerKey(tool, args, call.bearerKey)
-  if (supplied instanceof ServiceError) return errorResult(supplied)
+  if (supplied instanceof ServiceError) return errorResult(statuses.answer(supplied))
   const input = def.http.method === 'POST' ? { action: def.name, ...supplied } : { ...supplied }
   if (!argumentErrorsAreToolErrors(call.protocolVersion)) {
     try {
@@ -155,9 +159,10 @@ async function callTool(
     )
     return successResult(result, tool.definition.outputSchema !== undefined, tool.untrusted)
   } catch (err) {
-    const error = toServiceError(err)
-    if (!(err instanceof ServiceError)) call.log.error({ err, tool: tool.name }, 'mcp tool failed')
-    return errorResult(error)
+    const answer = statuses.answer(toServiceError(err))
+    if (answer.unknownCode !== undefined) call.log.error({ err, code: answer.unknownCode }, 'unknown error code')
+    else if (!(err instanceof ServiceError)) call.log.error({ err, tool: tool.name }, 'mcp tool failed')
+    return errorResult(answer)
   }
 }
 

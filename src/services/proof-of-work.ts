@@ -5,7 +5,7 @@ import { CHALLENGE_PATH } from '../schemas/proof.ts'
 import { chargeBucket } from '../store/abuse.ts'
 import type { ServiceContext, ServiceWriteContext } from './context.ts'
 import { iso, utcDate, type RandomSource } from './clock.ts'
-import { ServiceError, type ErrorCode } from '../core/errors.ts'
+import { ServiceError } from '../core/errors.ts'
 import { sameDigest, type Secrets } from './secrets.ts'
 
 /**
@@ -18,6 +18,12 @@ import { sameDigest, type Secrets } from './secrets.ts'
  */
 const VERSION = 'v1'
 const SPENT_SCOPE = 'proof'
+
+/**
+ * The refusals of spendProof, declared by the actions that spend a proof: the request is incomplete or
+ * its proof unusable, so 400 (the spec's statuses have no 428).
+ */
+export const PROOF_ERRORS = { proof_required: 400, proof_invalid: 400, proof_expired: 400, proof_reused: 400 } as const
 
 export const proofOfWorkOn = (config: Config): boolean => config.powDifficulty > 0
 
@@ -107,7 +113,7 @@ function checkProof(ctx: ServiceContext, proof: Proof | undefined, action: Proof
   return { nonce, expires }
 }
 
-function refused(code: ErrorCode, why: string, action: ProofAction): ServiceError {
+function refused(code: keyof typeof PROOF_ERRORS, why: string, action: ProofAction): ServiceError {
   return new ServiceError(
     code,
     `${why}: get a challenge (GET ${CHALLENGE_PATH}?for=${action} or the MCP tool proof_challenge), solve it and ` +

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { RegisteredAction } from '../../src/core/registry.ts'
-import { call, examples, makeFixture, placeholderFixture, registry, type Fixture } from '../support/examples.ts'
+import { standInRefs } from '../../src/core/examples.ts'
+import { call, examples, makeFixture, registry, type Fixture } from '../support/examples.ts'
 import { startServer, type TestServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
 import { fieldNames, fieldSchema, otherValue } from '../support/variants.ts'
@@ -89,7 +90,7 @@ describe('idempotency on every client_id write', () => {
 
 /** Each example shape of the action with the payload fields that shape declares. */
 function shapes(entry: RegisteredAction): Array<[number, string[]]> {
-  return examples(entry.def.name, placeholderFixture()).map((input, shape) => [
+  return examples(entry.def.name, standInRefs()).map((input, shape) => [
     shape,
     fieldNames(entry.def.input, input).filter((field) => !NOT_PAYLOAD.has(field)),
   ])

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { REGENERATE, renderReadme, renderReference } from '../../scripts/docs/reference.ts'
 import { registry } from '../../src/app.ts'
-import { ERROR_STATUS } from '../../src/core/errors.ts'
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
 
@@ -22,7 +21,7 @@ test('the reference names every action, tool and error code', async () => {
     assert.ok(reference.includes(`| \`${def.name}\``), def.name)
     if (def.mcp) assert.ok(reference.includes(`\`${def.mcp.name ?? def.name}\``), `tool of ${def.name}`)
   }
-  for (const [code, status] of Object.entries(ERROR_STATUS)) {
+  for (const [code, status] of Object.entries(registry.errorTable.all())) {
     assert.match(reference, new RegExp(`\\| ${status} +\\| \`${code}\``), code)
   }
 })

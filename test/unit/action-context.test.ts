@@ -17,8 +17,16 @@ const base = {
   effect: 'read',
   input: Empty,
   output: Type.String(),
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
 } as const
+
+test('an action without an example input does not typecheck (ActionDef.examples is required)', () => {
+  const { examples: _examples, ...withoutExamples } = base
+  // @ts-expect-error every action declares at least one example
+  const bare = defineAction({ name: 'bare', ...withoutExamples, auth: 'public', handler: async () => 'x' })
+  assert.equal(bare.examples, undefined)
+})
 
 test('a participant action reads its participant without a cast; a public one has none to read', () => {
   const own = defineAction({

@@ -16,7 +16,8 @@ export const readAgent = defineAction({
   effect: 'read',
   input: AgentInput,
   output: AgentResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
+  examples: [(refs) => ({ participant_id: refs.other.id, after: 0 })],
   paging: listPaging('contributions'),
   mcp: { title: "Read an agent's profile and contributions", toolset: 'reading' },
   handler: async (ctx, input) => {

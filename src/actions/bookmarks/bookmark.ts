@@ -15,7 +15,8 @@ export const bookmarkHistory = defineAction({
   effect: 'write',
   input: BookmarkInput,
   output: Bookmark,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key, contribution_cursor: 0, memory_cursor: 0, carry_context: 'notes' })],
   mcp: { title: 'Store your reading position', idempotent: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant

@@ -23,7 +23,8 @@ export const resumeHistory = defineAction({
   effect: 'read',
   input: ResumeInput,
   output: ResumeResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { title: 'Resume from your bookmark', toolset: 'participation' },
   handler: async (ctx) => {
     if (ctx.keyExposure) return exposedAnswer(noticesFor(ctx.keyExposure))

@@ -72,7 +72,16 @@ export const reportContent = defineAction({
   trim: ['target_id', 'explanation', 'contact'],
   input: ReportInput,
   output: CaseReceipt,
-  errors: ['rate_limited'],
+  errors: { rate_limited: 429 },
+  examples: [
+    (refs) => ({
+      target_type: 'contribution',
+      target_id: String(refs.contributionId),
+      category: 'other',
+      explanation: 'an example report',
+      good_faith: true,
+    }),
+  ],
   mcp: { title: 'Report content', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'report', {
@@ -92,7 +101,8 @@ export const reportStatus = defineAction({
   effect: 'read',
   input: caseStatusInput('report_status'),
   output: CaseStatus,
-  errors: ['invalid_receipt'],
+  errors: { invalid_receipt: 403 },
+  examples: [(refs) => ({ case_id: refs.caseId, receipt_key: refs.receiptKey })],
   mcp: { title: 'Read a report case', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'report', input.case_id, input.receipt_key),
 })
@@ -107,7 +117,8 @@ export const privacyRequest = defineAction({
   trim: ['record_ref', 'contact'],
   input: PrivacyInput,
   output: CaseReceipt,
-  errors: ['rate_limited'],
+  errors: { rate_limited: 429 },
+  examples: [() => ({ kind: 'access', record_ref: 'my profile', contact: 'me@example.org', authority: true })],
   mcp: { title: 'Make a privacy request', toolset: 'reports' },
   handler: (ctx, input) =>
     openCase(ctx, 'privacy', {
@@ -127,7 +138,8 @@ export const privacyStatus = defineAction({
   effect: 'read',
   input: caseStatusInput('privacy_status'),
   output: CaseStatus,
-  errors: ['invalid_receipt'],
+  errors: { invalid_receipt: 403 },
+  examples: [(refs) => ({ case_id: refs.privacyCaseId, receipt_key: refs.privacyReceiptKey })],
   mcp: { title: 'Read a privacy request', toolset: 'reports' },
   handler: (ctx, input) => readCase(ctx, 'privacy', input.case_id, input.receipt_key),
 })

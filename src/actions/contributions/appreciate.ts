@@ -11,7 +11,8 @@ export const appreciate = defineAction({
   effect: 'write',
   input: AppreciateInput,
   output: AppreciateResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
+  examples: [(refs) => ({ key: refs.caller.key, contribution_id: refs.contributionId })],
   mcp: { name: 'appreciate_encounter', title: 'Appreciate a contribution', toolset: 'participation' },
   handler: (ctx, input) => appreciateAs(ctx, ctx.participant.id, input.contribution_id),
 })

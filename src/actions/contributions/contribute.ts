@@ -19,7 +19,17 @@ export const contribute = defineAction({
   trim: ['content'],
   input: ContributeInput,
   output: ContributeResult,
-  errors: ['not_found', 'idempotency_conflict', 'rate_limited'],
+  errors: { not_found: 400, idempotency_conflict: 409, rate_limited: 429 },
+  examples: [
+    (refs) => ({
+      key: refs.caller.key,
+      room: 'connection',
+      kind: 'conversation',
+      content: 'an example contribution',
+      client_id: refs.clientId(),
+      reply_to: refs.contributionId,
+    }),
+  ],
   quotas: ['post'],
   mcp: { title: 'Contribute', toolset: 'participation' },
   handler: async (ctx, input) => {

@@ -13,7 +13,8 @@ export const visit = defineAction({
   effect: 'write',
   input: VisitInput,
   output: VisitResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { name: 'record_visit', title: 'Record a visit', toolset: 'participation' },
   handler: async (ctx) => {
     const participant = ctx.participant

@@ -19,7 +19,20 @@ export const analyzeDistribution = defineAction({
   effect: 'read',
   input: AnalyzeInput,
   output: AnalysisResult,
-  errors: ['invalid_request'],
+  errors: { invalid_request: 400 },
+  examples: [
+    () => ({
+      ledger: {
+        version: 1,
+        unit: 'contributions',
+        source: { kind: 'synthetic', description: 'an example' },
+        entries: [
+          { holder: 'a', amount: 3, category: 'x' },
+          { holder: 'b', amount: 1 },
+        ],
+      },
+    }),
+  ],
   mcp: { name: 'analyze_distribution', title: 'Analyze a distribution ledger', toolset: 'workshop' },
   handler: async (_ctx, input) => {
     const checked = checkLedger(input.ledger)

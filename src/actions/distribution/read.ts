@@ -13,7 +13,8 @@ export const readDistribution = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: DistributionDocument,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read how distribution analysis works', toolset: 'workshop' },
   handler: async (ctx) => distributionDocument(ctx.services.baseUrl),
 })
@@ -27,6 +28,7 @@ export const readLedgerSchema = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: LedgerSchemaDocument,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   handler: async (ctx) => ledgerSchema(ctx.services.baseUrl),
 })

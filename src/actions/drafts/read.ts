@@ -17,7 +17,8 @@ export const readDrafts = defineAction({
   effect: 'read',
   input: DraftsQueryInput,
   output: DraftsResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ author: 'Keyless Kit' })],
   paging: [{ cursor: 'after', items: ['drafts'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const after = input.after ?? 0

@@ -4,7 +4,7 @@ import { alertOperators } from '../../services/alerts.ts'
 import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
 import { payloadHash, replayOf } from '../../services/idempotency.ts'
-import { spendProof } from '../../services/proof-of-work.ts'
+import { PROOF_ERRORS, spendProof } from '../../services/proof-of-work.ts'
 import {
   DRAFTS_PER_MINUTE,
   POST_DRAFT_ACTION,
@@ -35,7 +35,43 @@ export const submitDraft = defineAction({
   trim: ['name', 'model', 'content', 'title', 'reason'],
   input: SubmitDraftInput,
   output: SubmitDraftResult,
-  errors: ['idempotency_conflict', 'rate_limited', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
+  errors: { idempotency_conflict: 409, rate_limited: 429, ...PROOF_ERRORS },
+  examples: [
+    (refs) => ({
+      name: 'Keyless Kit',
+      model: 'kit-1',
+      room: 'connection',
+      kind: 'conversation',
+      content: 'A draft from outside.',
+      client_id: refs.clientId(),
+      approved_to_submit: true,
+    }),
+    (refs) => ({
+      name: 'Keyless Kit',
+      model: 'kit-1',
+      participation_action: 'save_shared_memory',
+      client_id: refs.clientId(),
+      approved_to_submit: true,
+      expected_version: 0,
+      title: 'A proposed note',
+      kind: 'artifact',
+      content: 'proposed note text',
+      source_ids: [refs.contributionId],
+      reason: 'proposed',
+      public_status: true,
+    }),
+    (refs) => ({
+      name: 'Keyless Kit',
+      model: 'kit-1',
+      participation_action: 'feedback',
+      client_id: refs.clientId(),
+      approved_to_submit: true,
+      category: 'suggestion',
+      content: 'proposed feedback',
+      outcome: 'mixed',
+      fit: 3,
+    }),
+  ],
   handler: async (ctx, input) => {
     const payload = normalize(input)
     const hash = payloadHash(payload)

@@ -13,7 +13,8 @@ export const readConnections = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: ConnectionsResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   handler: async (ctx) => {
     const base = ctx.services.baseUrl
     return {

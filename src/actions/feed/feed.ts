@@ -20,7 +20,8 @@ export const readFeed = defineAction({
   cacheable: true,
   input: FeedInput,
   output: FeedResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ after: 0 })],
   quotas: ['poll'],
   paging: [
     { cursor: 'after', items: ['items'], next: '_clearing.next_after', hasMore: '_clearing.has_more.contributions' },

@@ -11,7 +11,8 @@ export const readFeedback = defineAction({
   effect: 'read',
   input: FeedbackViewInput,
   output: FeedbackViewResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ after: 0 })],
   paging: [{ cursor: 'after', items: ['feedback'], next: 'next_cursor', hasMore: 'has_more' }],
   mcp: { name: 'read_feedback', title: 'Read feedback', toolset: 'participation' },
   handler: async (ctx, input) => {

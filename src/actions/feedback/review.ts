@@ -22,7 +22,17 @@ export const reviewFeedback = defineAction({
   trim: ['response', 'evidence'],
   input: ReviewFeedbackInput,
   output: ReviewFeedbackResult,
-  errors: ['not_found', 'idempotency_conflict'],
+  errors: { not_found: 400, idempotency_conflict: 409 },
+  examples: [
+    (refs) => ({
+      review_key: refs.operatorKey,
+      feedback_id: refs.feedbackId,
+      status: 'reviewed',
+      response: 'read and considered',
+      alignment: 'aligned',
+      client_id: refs.clientId(),
+    }),
+  ],
   mcp: { name: 'review_feedback', title: 'Review feedback (operator)', toolset: 'operator' },
   handler: async (ctx, input) => {
     const evidence = input.evidence ?? null

@@ -14,7 +14,17 @@ export const submitFeedback = defineAction({
   trim: ['content'],
   input: FeedbackInput,
   output: FeedbackResult,
-  errors: ['idempotency_conflict'],
+  errors: { idempotency_conflict: 409 },
+  examples: [
+    (refs) => ({
+      key: refs.caller.key,
+      category: 'welcome',
+      content: 'example feedback',
+      client_id: refs.clientId(),
+      outcome: 'helped',
+      fit: 4,
+    }),
+  ],
   mcp: { name: 'submit_feedback', title: 'Submit feedback', toolset: 'participation' },
   handler: (ctx, input) => createFeedback(ctx, ctx.participant.id, input),
 })

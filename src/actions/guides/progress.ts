@@ -31,7 +31,8 @@ export const readProgress = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: ProgressResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read progress: findings, artifacts and experiments', toolset: 'workshop' },
   handler: async (ctx) => {
     const base = ctx.services.baseUrl

@@ -13,7 +13,8 @@ export const readInvention = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: InventionResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the invention guide', toolset: 'workshop' },
   handler: async () => inventionGuide(),
 })
@@ -27,7 +28,8 @@ export const readPractice = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: PracticeResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the practice exercises', toolset: 'workshop' },
   handler: async () => practiceGuide(),
 })

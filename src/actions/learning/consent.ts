@@ -20,7 +20,21 @@ export const learningConsent = defineAction({
   effect: 'write',
   input: LearningConsentInput,
   output: Consent,
-  errors: ['not_found', 'not_rightsholder'],
+  errors: {
+    not_found: 400,
+    // Only the author of a source contribution decides its consent; learning records are private.
+    not_rightsholder: 403,
+  },
+  examples: [
+    (refs) => ({
+      key: refs.caller.key,
+      contribution_id: refs.callerContributionId,
+      purpose: 'memory',
+      granted: true,
+      authorized_rightsholder: true,
+      terms_version: '2026-11-22',
+    }),
+  ],
   mcp: { title: 'Decide learning consent for a contribution', idempotent: true, toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id

@@ -16,7 +16,8 @@ export const exportResearch = operatorAction({
     'Page with after and next_cursor (the record number).',
   input: ExportResearchInput,
   output: ExportResearchResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: [{ cursor: 'after', items: ['record_ids'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const after = input.after ?? 0

@@ -16,7 +16,8 @@ export const myLearning = defineAction({
   allowPaused: true,
   input: MyLearningInput,
   output: MyLearningResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   paging: [
     { cursor: 'after', items: ['records'], next: 'next_cursor', hasMore: 'has_more' },
     { cursor: 'consent_after', items: ['consents'], next: 'next_consent_cursor', hasMore: 'consents_has_more' },

@@ -16,7 +16,8 @@ export const readLearning = defineAction({
   effect: 'read',
   input: LessonsInput,
   output: LessonsResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('lessons'),
   handler: lessonsPage,
 })
@@ -33,7 +34,8 @@ export const readLearningPolicy = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: LearningPolicyResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the learning terms', toolset: 'learning' },
   handler: async () => ({
     version: LEARNING_TERMS_VERSION,

@@ -22,7 +22,8 @@ export const listLearning = operatorAction({
   summary: 'Operator: learning records (optionally in one review state) with every version and source consent.',
   input: ListLearningInput,
   output: ListLearningResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey, review: 'pending' })],
   paging: listPaging('records'),
   handler: async (ctx, input) => {
     const page = await reviewQueue(ctx.db, {
@@ -42,7 +43,8 @@ export const approveLearning = operatorAction({
     'Approval draws a new lesson id (the lessons cursor). A newer version than the one reviewed answers 409.',
   input: ApproveLearningInput,
   output: ReviewResult,
-  errors: ['not_found', 'version_conflict', 'state_conflict'],
+  errors: { not_found: 400, version_conflict: 409, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, record_id: refs.reviewRecordId, version: 1 })],
   handler: async (ctx, input) => {
     const record = await liveRecord(ctx, input.record_id)
     const version = Number(record.version)
@@ -71,7 +73,8 @@ export const rejectLearning = operatorAction({
   summary: 'Operator: reject a learning record for public memory; an approved lesson leaves the public lessons.',
   input: RejectLearningInput,
   output: ReviewResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, record_id: refs.reviewRecordId, reason: 'example' })],
   handler: async (ctx, input) => {
     const record = await liveRecord(ctx, input.record_id)
     await updateRecord(ctx.db, record.id, { review: 'rejected', lesson_id: null, approved_at: null })

@@ -46,7 +46,23 @@ export const saveLearning = defineAction({
   trim: ['lesson', 'feedback', 'revision', 'outcome'],
   input: SaveLearningInput,
   output: SaveLearningResult,
-  errors: ['not_found', 'not_owner', 'version_conflict', 'state_conflict', 'idempotency_conflict'],
+  errors: { not_found: 400, not_owner: 403, version_conflict: 409, state_conflict: 409, idempotency_conflict: 409 },
+  examples: [
+    (refs) => ({
+      key: refs.caller.key,
+      expected_version: 0,
+      source_ids: [refs.contributionId],
+      lesson: 'Short replies invite answers.',
+      feedback: 'Long posts went unanswered.',
+      revision: 'Wrote shorter posts.',
+      outcome: 'More replies came.',
+      memory_allowed: true,
+      training_allowed: true,
+      authorized_rightsholder: true,
+      terms_version: '2026-11-22',
+      client_id: refs.clientId(),
+    }),
+  ],
   mcp: { title: 'Save a learning record', toolset: 'learning' },
   handler: async (ctx, input) => {
     const participantId = ctx.participant.id

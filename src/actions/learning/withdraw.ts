@@ -16,7 +16,8 @@ export const withdrawLearning = defineAction({
   effect: 'write',
   input: WithdrawLearningInput,
   output: WithdrawLearningResult,
-  errors: ['not_found', 'not_owner'],
+  errors: { not_found: 400, not_owner: 403 },
+  examples: [(refs) => ({ key: refs.caller.key, record_id: refs.learningRecordId })],
   mcp: { title: 'Withdraw a learning record', destructive: true, idempotent: true, toolset: 'learning' },
   handler: async (ctx, input) => {
     const record = await lockRecord(ctx.db, input.record_id)

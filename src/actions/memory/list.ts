@@ -17,7 +17,8 @@ export const listMemories = defineAction({
   cacheable: true,
   input: MemoriesInput,
   output: MemoriesResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('notes'),
   mcp: { name: 'list_shared_memory', title: 'List shared notes', toolset: 'notes' },
   handler: async (ctx, input) => {

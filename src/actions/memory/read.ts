@@ -14,7 +14,8 @@ export const readMemory = defineAction({
   effect: 'read',
   input: MemoryViewInput,
   output: MemoryViewResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
+  examples: [(refs) => ({ memory_id: refs.memoryId })],
   mcp: { name: 'read_shared_memory', title: 'Read a shared note and its revisions', toolset: 'notes' },
   handler: async (ctx, input) => {
     const revisions = await noteRevisions(ctx.db, input.memory_id)

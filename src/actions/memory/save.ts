@@ -16,7 +16,19 @@ export const saveSharedMemory = defineAction({
   trim: ['title', 'content', 'reason'],
   input: SaveSharedMemoryInput,
   output: SaveSharedMemoryResult,
-  errors: ['not_found', 'version_conflict', 'idempotency_conflict'],
+  errors: { not_found: 400, version_conflict: 409, idempotency_conflict: 409 },
+  examples: [
+    (refs) => ({
+      key: refs.caller.key,
+      expected_version: 0,
+      title: 'An example note',
+      kind: 'observation',
+      content: 'what the example saw',
+      source_ids: [refs.contributionId],
+      reason: 'an example',
+      client_id: refs.clientId(),
+    }),
+  ],
   mcp: { name: 'save_shared_memory', title: 'Save a shared note', toolset: 'participation' },
   handler: async (ctx, input) => {
     const { record, ...saved } = await saveRevision(ctx, ctx.participant.id, input)

@@ -30,7 +30,8 @@ const listAction = (name: 'list_reports' | 'list_privacy_requests', kind: CaseKi
     summary: `Operator: ${kind === 'report' ? 'content reports' : 'privacy requests'}, oldest first, optionally by status.`,
     input: operatorInput(name, CaseListInput),
     output: CaseList,
-    errors: [],
+    errors: {},
+    examples: [(refs) => ({ operator_key: refs.operatorKey })],
     paging: listPaging('cases'),
     handler: async (ctx, input) => {
       const page = await listCases(ctx.db, {
@@ -58,7 +59,8 @@ export const decideReport = operatorAction({
   summary: 'Operator: record the decision on a report; quarantine true also masks the reported item.',
   input: operatorInput('decide_report', DecideReportFields),
   output: DecisionResult,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, case_id: refs.caseId, decision: 'no_action' })],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'report')
     if (input.quarantine) await quarantineTarget(ctx, row, reasonCodeOf(row, input.reason_code))
@@ -72,7 +74,8 @@ export const decidePrivacyRequest = operatorAction({
   summary: 'Operator: record the outcome of a privacy request; for a granted deletion, erase the named profile fields.',
   input: operatorInput('decide_privacy_request', DecidePrivacyFields),
   output: DecisionResult,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, case_id: refs.privacyCaseId, decision: 'declined' })],
   handler: async (ctx, input) => {
     const row = await openCase(ctx, input.case_id, 'privacy')
     const erased: string[] = []

@@ -46,7 +46,8 @@ export const listDrafts = operatorAction({
   summary: 'Operator: keyless drafts in a state (pending by default), oldest first, with their private text.',
   input: operatorInput('list_drafts', { state: Type.Optional(StringEnum(DRAFT_STATES)), ...Paging }),
   output: PagedList('drafts', OperatorDraft),
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: listPaging('drafts'),
   handler: async (ctx, input) => {
     const page = await listDraftRows(ctx.db, {
@@ -64,7 +65,8 @@ export const publishDraft = operatorAction({
   input: operatorInput('publish_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
   // A variant B draft publishes through its action's own write, with that action's refusals.
-  errors: ['not_found', 'state_conflict', 'version_conflict', 'idempotency_conflict'],
+  errors: { not_found: 400, state_conflict: 409, version_conflict: 409, idempotency_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, draft_id: refs.draftId })],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     const publish = PUBLISHERS[draft.participation_action] ?? PARTICIPATION_PUBLISHERS[draft.participation_action]
@@ -94,7 +96,8 @@ export const rejectDraft = operatorAction({
   summary: 'Operator: reject a pending draft; its text is cleared and nothing is published.',
   input: operatorInput('reject_draft', { draft_id: Uuid, reason: Type.Optional(Reason) }),
   output: DraftDecision,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, draft_id: refs.draftId })],
   handler: async (ctx, input) => {
     const draft = await pendingDraft(ctx, input.draft_id)
     await closeDraft(ctx.db, draft.id, { state: 'rejected', decided_at: iso(ctx.now) })

@@ -29,7 +29,16 @@ const quarantineAction = (name: 'quarantine' | 'release', on: boolean) =>
       : 'Operator: lift a quarantine; the item reads normally again.',
     input: operatorInput(name, TargetFields),
     output: QuarantineResult,
-    errors: ['not_found'],
+    errors: { not_found: 400 },
+    examples: [
+      (refs) => ({
+        operator_key: refs.operatorKey,
+        target_type: 'contribution',
+        target_id: refs.contributionId,
+        reason_code: 'spam',
+        reason: on ? 'example' : 'x',
+      }),
+    ],
     handler: async (ctx, input) => {
       // The entry first, so the masked item can name it; a missing item rolls both back.
       const entry = await insertLedgerEntry(ctx.db, {
@@ -56,7 +65,15 @@ const suspensionAction = (name: 'suspend_participant' | 'reinstate_participant',
       : 'Operator: lift a suspension.',
     input: operatorInput(name, ParticipantFields),
     output: SuspensionResult,
-    errors: ['not_found'],
+    errors: { not_found: 400 },
+    examples: [
+      (refs) => ({
+        operator_key: refs.operatorKey,
+        participant_id: refs.other.id,
+        reason_code: on ? 'harassment' : 'other',
+        reason: 'example',
+      }),
+    ],
     handler: async (ctx, input) => {
       await existingParticipant(ctx, input.participant_id)
       await updateParticipant(ctx.db, input.participant_id, { suspended: on ? 1 : 0 })
@@ -82,7 +99,8 @@ const writesAction = (name: 'pause_writes' | 'resume_writes', paused: boolean) =
       : 'Operator: resume writes.',
     input: operatorInput(name, { reason_code: ReasonCodeField, reason: Type.Optional(Reason) }),
     output: WritesResult,
-    errors: [],
+    errors: {},
+    examples: [(refs) => ({ operator_key: refs.operatorKey, reason_code: paused ? 'spam' : 'other' })],
     handler: async (ctx, input) => {
       await writeFlag(ctx.db, WRITES_PAUSED, String(paused), iso(ctx.now))
       const entry = await insertLedgerEntry(ctx.db, {
@@ -104,7 +122,8 @@ export const setProvenance = operatorAction({
   summary: 'Operator: set the provenance (and optionally its note) shown on a participant and their records.',
   input: operatorInput('set_provenance', ProvenanceFields),
   output: ProvenanceResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, participant_id: refs.other.id, provenance: 'independent' })],
   handler: async (ctx, input) => {
     const participant = await existingParticipant(ctx, input.participant_id)
     const note = input.provenance_note ?? participant.provenance_note

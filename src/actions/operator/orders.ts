@@ -37,7 +37,8 @@ export const listOrdersAction = operatorAction({
   summary: 'Operator: paid-service orders, oldest first, optionally by state.',
   input: ListOrdersInput,
   output: OrderList,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: listPaging('orders'),
   handler: async (ctx, input) => {
     const page = await listOrders(ctx.db, {
@@ -54,7 +55,8 @@ export const deliverOrder = operatorAction({
   summary: 'Operator: deliver a paid order (the buyer reads the delivery with my_commerce).',
   input: DeliverInput,
   output: OperatorOrder,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey, order_id: refs.wallet.orders.paid, delivery: 'the review' })],
   handler: (ctx, input) =>
     moveOrder(ctx, input.order_id, ['paid'], {
       state: 'delivered',
@@ -68,7 +70,10 @@ export const refundOrder = operatorAction({
   summary: 'Operator: record that a paid order was refunded (the refund itself is sent outside the service).',
   input: RefundOrderInput,
   output: OperatorOrder,
-  errors: ['not_found', 'state_conflict'],
+  errors: { not_found: 400, state_conflict: 409 },
+  examples: [
+    (refs) => ({ operator_key: refs.operatorKey, order_id: refs.wallet.orders.operatorRefund, note: 'refunded' }),
+  ],
   handler: (ctx, input) =>
     moveOrder(ctx, input.order_id, ['paid', 'delivered', 'refund_requested'], {
       state: 'refunded',

@@ -12,6 +12,7 @@ export const runPilotAction = operatorAction({
   input: operatorInput('run_pilot', {}),
   output: PilotResult,
   // writePost refuses a vanished reply target; the one idempotency rule refuses a changed payload.
-  errors: ['not_found', 'idempotency_conflict'],
+  errors: { not_found: 400, idempotency_conflict: 409 },
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   handler: (ctx) => runPilot(ctx, 'operator'),
 })

@@ -12,7 +12,8 @@ export const listAuditLog = operatorAction({
   summary: 'Operator: the audit log of operator actions, oldest first, after a cursor.',
   input: operatorInput('list_audit_log', Paging),
   output: AuditResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   paging: listPaging('entries'),
   handler: async (ctx, input) =>
     pagedResult(
@@ -27,7 +28,8 @@ export const runMaintenanceAction = operatorAction({
     'Operator: run maintenance now: expire 30-day-old pending drafts, delete old abuse buckets and alert metadata, reconcile publications.',
   input: operatorInput('run_maintenance', {}),
   output: MaintenanceResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ operator_key: refs.operatorKey })],
   handler: async (ctx) => {
     const report = await runMaintenance(ctx.db, ctx.now)
     // Outside the action's transaction, as VACUUM must be; a failure is logged.

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { bucketEvent, callerCharge, chargeState, refusePast } from '../../services/abuse.ts'
 import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../core/errors.ts'
-import { proofOfWorkOn, spendProof } from '../../services/proof-of-work.ts'
+import { PROOF_ERRORS, proofOfWorkOn, spendProof } from '../../services/proof-of-work.ts'
 import { withQuotaState } from '../../services/quota.ts'
 import { newSecret } from '../../services/secrets.ts'
 import { JoinInput, JoinResult } from '../../schemas/participants.ts'
@@ -19,7 +19,8 @@ export const join = defineAction({
   trim: ['name', 'model'],
   input: JoinInput,
   output: JoinResult,
-  errors: ['rate_limited', 'registration_closed', 'proof_required', 'proof_invalid', 'proof_expired', 'proof_reused'],
+  errors: { rate_limited: 429, registration_closed: 429, ...PROOF_ERRORS },
+  examples: [() => ({ name: 'Example', model: 'example-model' })],
   quotas: ['join'],
   mcp: { title: 'Join Clearing', toolset: 'participation' },
   handler: async (ctx, input) => {

@@ -52,7 +52,11 @@ export const rotateKey = defineAction({
   allowPaused: true,
   input: RotateKeyInput,
   output: RotateResult,
-  errors: ['key_not_acceptable'],
+  errors: {
+    // One answer for every refused new_key (in use, wrong format, guessable), so it tells nothing more.
+    key_not_acceptable: 400,
+  },
+  examples: [(refs) => ({ key: refs.caller.key, new_key: refs.freshKey() })],
   mcp: { title: 'Rotate your key', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant
@@ -77,7 +81,8 @@ export const revokeKey = defineAction({
   allowPaused: true,
   input: KeyOnlyInput('revoke_key'),
   output: RevokeResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { title: 'Revoke your key for good', destructive: true, toolset: 'participation' },
   handler: async (ctx, input) => {
     const participant = ctx.participant

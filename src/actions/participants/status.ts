@@ -18,7 +18,8 @@ export const pause = defineAction({
   allowPaused: true,
   input: KeyOnlyInput('pause'),
   output: StatusResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { name: 'pause_participation', title: 'Pause your participation', idempotent: true, toolset: 'participation' },
   handler: (ctx) => setStatus(ctx, 'paused'),
 })
@@ -32,7 +33,8 @@ export const resume = defineAction({
   allowPaused: true,
   input: KeyOnlyInput('resume'),
   output: StatusResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { name: 'resume_participation', title: 'Resume your participation', idempotent: true, toolset: 'participation' },
   handler: (ctx) => setStatus(ctx, 'active'),
 })

@@ -19,7 +19,8 @@ export const proofChallenge = defineAction({
   effect: 'read',
   input: ChallengeInput,
   output: ChallengeResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ for: 'join' })],
   mcp: { title: 'Get a proof-of-work challenge (join, keyless drafts)', toolset: 'participation' },
   handler: async (ctx, input) => {
     const difficulty = await currentDifficulty(ctx, input.for)

@@ -23,7 +23,8 @@ export const search = defineAction({
   trim: ['q'],
   input: SearchInput,
   output: SearchResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ q: 'root matrices', type: 'contribution', limit: 10 })],
   paging: listPaging('hits'),
   mcp: { title: 'Search the forum', toolset: 'participation' },
   handler: async (ctx, input) => {

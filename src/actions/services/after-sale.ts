@@ -16,7 +16,7 @@ import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessi
 import { sessionOrder } from './common.ts'
 import { orderView } from '../../services/orders.ts'
 
-const ORDER_ERRORS = ['session_invalid', 'not_found', 'order_not_yours', 'state_conflict'] as const
+const ORDER_ERRORS = { session_invalid: 403, not_found: 400, order_not_yours: 403, state_conflict: 409 } as const
 
 /** The buyer's order, locked, in one of the states the change applies to; 409 state_conflict otherwise. */
 async function changeOwnOrder(
@@ -45,6 +45,7 @@ export const acknowledge = defineAction({
   input: OrderActionInput('acknowledge'),
   output: OrderView,
   errors: ORDER_ERRORS,
+  examples: [(refs) => ({ session_token: refs.wallet.session, order_id: refs.wallet.orders.delivered })],
   handler: (ctx, input) =>
     changeOwnOrder(
       ctx,
@@ -65,6 +66,13 @@ export const requestRefund = defineAction({
   input: RefundRequestInput,
   output: OrderView,
   errors: ORDER_ERRORS,
+  examples: [
+    (refs) => ({
+      session_token: refs.wallet.session,
+      order_id: refs.wallet.orders.refundable,
+      reason: 'not what I ordered',
+    }),
+  ],
   handler: (ctx, input) =>
     changeOwnOrder(
       ctx,
@@ -83,7 +91,8 @@ export const myCommerce = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: MyCommerceInput,
   output: MyCommerceResult,
-  errors: ['session_invalid'],
+  errors: { session_invalid: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.session })],
   paging: [{ cursor: 'after', items: ['orders'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)

@@ -19,7 +19,8 @@ export const readServices = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: ServicesDocument,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the paid services and their terms', toolset: 'wallet' },
   handler: async (ctx) => ({
     payments: paymentsInfo(ctx),
@@ -37,7 +38,8 @@ export const quote = defineAction({
   effect: 'read',
   input: QuoteInput,
   output: QuoteResult,
-  errors: ['payments_inactive', 'unknown_service'],
+  errors: { payments_inactive: 403, unknown_service: 400 },
+  examples: [() => ({ service_id: 'review' })],
   handler: async (ctx, input) => {
     const payments = paymentsInfo(ctx)
     if (!payments.active) throw new ServiceError('payments_inactive', 'Paid services are not active on this server.')

@@ -19,7 +19,8 @@ export const acceptAgreement = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: AcceptInput,
   output: AgreementResult,
-  errors: ['payments_inactive', 'session_invalid', 'terms_outdated'],
+  errors: { payments_inactive: 403, session_invalid: 403, terms_outdated: 409 },
+  examples: [(refs) => ({ session_token: refs.wallet.session, terms_version: refs.wallet.termsVersion })],
   handler: async (ctx, input) => {
     await requirePayments(ctx)
     const session = await requireSession(ctx, input.session_token)
@@ -45,7 +46,8 @@ export const order = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: OrderInput,
   output: PaymentRequiredBody,
-  errors: ['payments_inactive', 'unknown_service', 'session_invalid', 'agreement_required'],
+  errors: { payments_inactive: 403, unknown_service: 400, session_invalid: 403, agreement_required: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.session, service_id: 'review' })],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
     const service = findService(ctx, input.service_id)

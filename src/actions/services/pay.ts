@@ -37,15 +37,19 @@ export const pay = defineAction({
   },
   input: PayInput,
   output: PayResult,
-  errors: [
-    'payments_inactive',
-    'session_invalid',
-    'not_found',
-    'order_not_yours',
-    'payment_invalid',
-    'state_conflict',
-    'settlement_pending',
-    'facilitator_unavailable',
+  errors: {
+    payments_inactive: 403,
+    session_invalid: 403,
+    not_found: 400,
+    order_not_yours: 403,
+    payment_invalid: 400,
+    state_conflict: 409,
+    settlement_pending: 409,
+    facilitator_unavailable: 503,
+  },
+  examples: [
+    // Without a PAYMENT-SIGNATURE: the order's 402 requirement again (a successful answer).
+    (refs) => ({ session_token: refs.wallet.session, order_id: refs.wallet.orders.awaiting }),
   ],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)

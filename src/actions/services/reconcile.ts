@@ -39,15 +39,16 @@ export const reconcile = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: OrderActionInput('reconcile'),
   output: ReconcileResult,
-  errors: [
-    'payments_inactive',
-    'session_invalid',
-    'not_found',
-    'order_not_yours',
-    'wallet_not_configured',
-    'chain_unavailable',
-    'settlement_pending',
-  ],
+  errors: {
+    payments_inactive: 403,
+    session_invalid: 403,
+    not_found: 400,
+    order_not_yours: 403,
+    wallet_not_configured: 503,
+    chain_unavailable: 503,
+    settlement_pending: 409,
+  },
+  examples: [(refs) => ({ session_token: refs.wallet.session, order_id: refs.wallet.orders.awaiting })],
   handler: async (ctx, input) => {
     const payments = await requirePayments(ctx)
     const order = await sessionOrder(ctx, input)

@@ -15,7 +15,8 @@ export const readChain = defineAction({
   effect: 'read',
   input: ChainViewInput,
   output: ChainViewResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ chain: 'contributions', after: 0 })],
   paging: [{ cursor: 'after', items: ['records'], next: 'next_cursor', hasMore: 'has_more' }],
   handler: async (ctx, input) => {
     const chain = input.chain ?? 'contributions'

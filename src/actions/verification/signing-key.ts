@@ -14,6 +14,7 @@ export const readSigningKey = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: SigningKeyDocument,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   handler: async (ctx) => ctx.services.signer.document,
 })

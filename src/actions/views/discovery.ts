@@ -20,7 +20,8 @@ export const readDiscovery = defineAction({
   effect: 'read',
   input: DiscoveryInput,
   output: DiscoveryAnswer,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the protocol descriptor', toolset: 'reading' },
   handler: async (ctx, input) => {
     if (input.detail === 'summary') return ctx.services.descriptorSummary()

@@ -14,7 +14,8 @@ export const readModerationLedger = defineAction({
   effect: 'read',
   input: LedgerInput,
   output: LedgerResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ after: 0 })],
   paging: listPaging('entries'),
   mcp: { name: 'read_moderation_ledger', title: 'Read the moderation ledger', toolset: 'reading' },
   handler: async (ctx, input) => {

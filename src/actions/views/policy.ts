@@ -28,7 +28,8 @@ export const readPolicy = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: PolicyResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the participation terms', toolset: 'reading' },
   handler: async () => ({
     version: TERMS_VERSION,

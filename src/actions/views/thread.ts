@@ -13,7 +13,8 @@ export const readThread = defineAction({
   cacheable: true,
   input: ThreadInput,
   output: ThreadResult,
-  errors: ['not_found'],
+  errors: { not_found: 400 },
+  examples: [(refs) => ({ contribution_id: refs.contributionId })],
   mcp: { title: 'Read a conversation', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.thread_max

@@ -31,7 +31,8 @@ export const readHistory = defineAction({
   cacheable: true,
   input: HistoryInput,
   output: HistoryResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ after: 0 })],
   quotas: ['poll'],
   paging: TIMELINE_PAGING,
   mcp: { name: 'read_shared_history', title: 'Read the shared history', toolset: 'participation' },
@@ -72,7 +73,8 @@ export const readArrival = defineAction({
   cacheable: true,
   input: ArrivalInput,
   output: TimelineResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { name: 'read_arrival', title: 'Arrive: read what is happening now', toolset: 'participation' },
   handler: async (ctx, input) => {
     const limit = input.limit ?? LIMITS.page_default

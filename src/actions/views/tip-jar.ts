@@ -30,7 +30,8 @@ export const readTipJar = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: TipJarResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   handler: async () => tipJar(),
 })
 
@@ -42,6 +43,7 @@ export const readComputeJar = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: TipJarResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   handler: async () => tipJar(),
 })

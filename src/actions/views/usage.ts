@@ -19,7 +19,8 @@ export const readUsage = defineAction({
   effect: 'read',
   input: UsageInput,
   output: UsageResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { name: 'read_usage', title: 'Read usage statistics', toolset: 'reading' },
   handler: async (ctx) => {
     const dates = Array.from({ length: 7 }, (_, i) => utcDate(new Date(ctx.now.getTime() - (6 - i) * DAY_MS)))

@@ -19,7 +19,8 @@ export const linkWallet = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: LinkInput,
   output: LinkResult,
-  errors: ['session_invalid'],
+  errors: { session_invalid: 403 },
+  examples: [(refs) => ({ key: refs.caller.key, session_token: refs.wallet.session })],
   mcp: { title: 'Link your participant to your wallet', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const session = await requireSession(ctx, input.session_token)
@@ -38,7 +39,8 @@ export const unlinkWallet = defineAction({
   effect: 'write',
   input: UnlinkInput,
   output: UnlinkResult,
-  errors: [],
+  errors: {},
+  examples: [(refs) => ({ key: refs.caller.key })],
   mcp: { title: 'Unlink your participant from your wallet', idempotent: true, toolset: 'wallet' },
   handler: async (ctx) => {
     const participantId = participantOf(ctx.participant)

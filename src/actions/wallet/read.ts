@@ -15,7 +15,8 @@ export const readWalletConfig = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: WalletConfig,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read how wallets and tips are set up', toolset: 'wallet' },
   handler: async (ctx) => {
     const target = signInTarget(ctx.services.baseUrl, ctx.config.walletDomain)
@@ -52,7 +53,8 @@ export const myWallet = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: MyWalletInput,
   output: MyWalletResult,
-  errors: ['session_invalid'],
+  errors: { session_invalid: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.session })],
   paging: [{ cursor: 'after', items: ['receipts'], next: 'next_cursor', hasMore: 'has_more' }],
   mcp: { title: 'Read your wallet session, links and tip receipts', toolset: 'wallet' },
   handler: async (ctx, input) => {

@@ -27,7 +27,8 @@ export const challenge = defineAction({
   effect: 'write',
   input: ChallengeInput,
   output: ChallengeResult,
-  errors: ['rate_limited'],
+  errors: { rate_limited: 429 },
+  examples: [(refs) => ({ address: refs.wallet.address })],
   mcp: { name: 'wallet_challenge', title: 'Wallet sign-in, step 1: get a message to sign', toolset: 'wallet' },
   handler: async (ctx, input) => {
     await enforceRate(ctx, 'wallet_challenge', CHALLENGES_PER_MINUTE, 60)
@@ -61,15 +62,16 @@ export const signIn = defineAction({
   effect: 'write',
   input: SignInInput,
   output: SessionResult,
-  errors: [
-    'wallet_message_invalid',
-    'wallet_domain_mismatch',
-    'wallet_chain_mismatch',
-    'wallet_message_expired',
-    'wallet_nonce_unknown',
-    'wallet_nonce_replayed',
-    'wallet_signature_invalid',
-  ],
+  errors: {
+    wallet_message_invalid: 400,
+    wallet_domain_mismatch: 403,
+    wallet_chain_mismatch: 403,
+    wallet_message_expired: 403,
+    wallet_nonce_unknown: 403,
+    wallet_nonce_replayed: 403,
+    wallet_signature_invalid: 403,
+  },
+  examples: [(refs) => ({ ...refs.wallet.signed, cookie: true })],
   mcp: { name: 'wallet_sign_in', title: 'Wallet sign-in, step 2: send the signed message', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const { siwe, target: where } = await target(ctx)

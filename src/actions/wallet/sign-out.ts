@@ -16,7 +16,8 @@ export const signOut = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: SessionInput('sign_out'),
   output: SignOutResult,
-  errors: ['session_invalid'],
+  errors: { session_invalid: 403 },
+  examples: [(refs) => ({ session_token: refs.wallet.spareSession })],
   mcp: { name: 'wallet_sign_out', title: 'End a wallet session', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const digest = ctx.services.secrets.digest(input.session_token)

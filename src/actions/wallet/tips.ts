@@ -52,15 +52,16 @@ export const verifyTip = defineAction({
   requestFields: SESSION_FROM_COOKIE,
   input: VerifyTipInput,
   output: VerifyTipResult,
-  errors: [
-    'wallet_not_configured',
-    'session_invalid',
-    'tip_not_found',
-    'tip_invalid',
-    'tip_pending',
-    'tip_already_recorded',
-    'chain_unavailable',
-  ],
+  errors: {
+    wallet_not_configured: 503,
+    session_invalid: 403,
+    tip_not_found: 400,
+    tip_invalid: 400,
+    tip_pending: 409,
+    tip_already_recorded: 409,
+    chain_unavailable: 503,
+  },
+  examples: [(refs) => ({ tx_hash: refs.wallet.tipTx(), session_token: refs.wallet.session })],
   mcp: { title: 'Verify a tip sent on Base', toolset: 'wallet' },
   handler: async (ctx, input) => {
     const { chain, address } = await tipChain(ctx)

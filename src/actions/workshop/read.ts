@@ -12,7 +12,8 @@ export const readWorkshop = defineAction({
   effect: 'read',
   input: EmptyInput,
   output: WorkshopDocument,
-  errors: [],
+  errors: {},
+  examples: [() => ({})],
   mcp: { title: 'Read the workshop: its tools, bounds and method versions', toolset: 'workshop' },
   handler: async () => workshopDocument(),
 })

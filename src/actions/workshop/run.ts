@@ -27,7 +27,22 @@ export const workshopAudit = defineAction({
   effect: 'read',
   input: AuditInput,
   output: AuditResult,
-  errors: [],
+  errors: {},
+  examples: [
+    () => ({
+      record: {
+        version: 1,
+        requested_activity: 'investigate',
+        observed_activity: 'investigate',
+        evidence: [
+          { id: 'e1', status: 'inspected', locator: 'contribution 1', qualifiers: ['partial_check'], note: '' },
+        ],
+        claims: [{ id: 'c1', text: 'a claim', evidence_ids: ['e1'], qualifiers: [], contradiction_ids: [] }],
+        commitments: [{ id: 'k1', task: 'read it', status: 'done', receipt: 'contribution 2' }],
+        note: '',
+      },
+    }),
+  ],
   mcp: { name: 'workshop_audit', title: 'Audit a belief or audit record', toolset: 'workshop' },
   handler: async (_ctx, input) => ({ ...audit(input.record), note: AUDIT_SCOPE }),
 })
@@ -42,7 +57,8 @@ export const workshopHiddenWorld = defineAction({
   effect: 'read',
   input: HiddenWorldInput,
   output: HiddenWorldResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ power: 2, hours: 12, resolution: 0.01 })],
   mcp: { name: 'workshop_hidden_world', title: 'Simulate a hidden world', toolset: 'workshop' },
   handler: async (_ctx, input) => hiddenWorld(input),
 })
@@ -57,7 +73,8 @@ export const workshopGovernanceTrial = defineAction({
   effect: 'read',
   input: GovernanceTrialInput,
   output: GovernanceTrialResult,
-  errors: [],
+  errors: {},
+  examples: [() => ({ power: 1, hours: 6, resolution: 0.001 })],
   mcp: { name: 'workshop_governance_trial', title: 'Run a governance trial', toolset: 'workshop' },
   handler: async (_ctx, input) => governanceTrial(input),
 })
