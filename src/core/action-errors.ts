@@ -1,5 +1,5 @@
 import type { AnyAction } from './action.ts'
-import type { ErrorCode } from './errors.ts'
+import type { ErrorCode } from '../services/errors.ts'
 import { CREDENTIAL_FIELDS } from '../services/secrets.ts'
 import { storedTextPaths } from '../services/secret-scan/fields.ts'
 import { CHECKSUMMED_FIELDS } from '../services/key-format.ts'

@@ -1,7 +1,7 @@
-import { CORE_ERROR_STATUS, ServiceError, type DeclaredErrors } from './errors.ts'
+import { CORE_ERROR_STATUS, ServiceError, type DeclaredErrors } from '../services/errors.ts'
 
 /** Where a code's status was declared, to name both sides of a conflict. */
-const CORE = 'core/errors.ts'
+const CORE = 'services/errors.ts'
 
 /** What a transport answers for an error: its status, or 500 internal_error for a code no table knows. */
 export interface ErrorAnswer {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { toServiceError } from './errors.ts'
+import { toServiceError } from '../services/errors.ts'
 
 /** Where an action call came from. */
 export type Transport = 'rest' | 'mcp'

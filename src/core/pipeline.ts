@@ -1,5 +1,5 @@
 import type { ActionContext } from './action.ts'
-import { ServiceError, toServiceError } from './errors.ts'
+import { ServiceError, toServiceError } from '../services/errors.ts'
 import { CheckFailed } from '../db/pg-statements.ts'
 import type { RegisteredAction } from './registry.ts'
 import type { CallInfo, Runtime } from './runtime.ts'

@@ -1,6 +1,6 @@
 import type { AnyAction } from './action.ts'
 import { credentialFields, publishedErrors, textFields } from './action-errors.ts'
-import type { ErrorCode } from './errors.ts'
+import type { ErrorCode } from '../services/errors.ts'
 import { ErrorTable } from './error-table.ts'
 import type { QuotaPolicyName } from '../services/quota.ts'
 import { compileValidator, type Validator } from '../services/validation.ts'

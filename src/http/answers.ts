@@ -1,6 +1,6 @@
 import { parseCookie, stringifySetCookie } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 import type { HttpAnswer } from '../services/http-answer.ts'
 import type { RegisteredAction } from '../core/registry.ts'
 

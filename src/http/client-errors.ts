@@ -1,7 +1,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { CORE_ERROR_STATUS, errorBody, ServiceError, type CoreErrorCode } from '../core/errors.ts'
+import { CORE_ERROR_STATUS, errorBody, ServiceError, type CoreErrorCode } from '../services/errors.ts'
 
 /**
  * Requests Node refuses before any route sees them answer with the service's one error body too: a

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import type { ErrorTable } from '../core/error-table.ts'
-import { CORE_ERROR_STATUS, errorBody, ServiceError } from '../core/errors.ts'
+import { CORE_ERROR_STATUS, errorBody, ServiceError } from '../services/errors.ts'
 import { pathOnly } from '../logger.ts'
 import { stateField } from './quota-headers.ts'
 import { shownPath } from './request-log.ts'

@@ -4,7 +4,7 @@ import type { KnownAuthors } from '../core/known-authors.ts'
 import type { ActionObserver } from '../core/metrics.ts'
 import type { ReadCache } from '../core/read-cache.ts'
 import { sameDigest, sha256 } from '../services/secrets.ts'
-import { CORE_ERROR_STATUS, errorBody, ServiceError } from '../core/errors.ts'
+import { CORE_ERROR_STATUS, errorBody, ServiceError } from '../services/errors.ts'
 import type { Database } from '../db/database.ts'
 import { operatorQueue } from '../store/operator/queue.ts'
 

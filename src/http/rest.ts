@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 import { httpAnswerOf } from '../services/http-answer.ts'
 import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'

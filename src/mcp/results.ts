@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { ErrorAnswer } from '../core/error-table.ts'
-import { errorBody } from '../core/errors.ts'
+import { errorBody } from '../services/errors.ts'
 import { UNTRUSTED_META } from './tools.ts'
 
 /**

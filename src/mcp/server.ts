@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ErrorTable } from '../core/error-table.ts'
-import { errorBody, ServiceError, toServiceError } from '../core/errors.ts'
+import { errorBody, ServiceError, toServiceError } from '../services/errors.ts'
 import { observed } from '../core/metrics.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
 import { PACKAGE_VERSION } from '../core/version.ts'

@@ -1,4 +1,4 @@
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 
 /** An EIP-3009 authorization inside an exact-scheme payment: what reconciliation asks the chain about. */
 export interface Authorization {

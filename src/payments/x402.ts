@@ -15,7 +15,7 @@ import {
 } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/server'
 import type { Config } from '../config.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 import { authorizationOf, type Authorization } from './authorization.ts'
 import { USDC_BASE, X402_NETWORK, type CatalogEntry } from './catalog.ts'
 

@@ -1,4 +1,4 @@
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 
 /**
  * The search query language, parsed once and written out for each engine (SQLite FTS5 MATCH text

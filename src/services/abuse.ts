@@ -2,7 +2,7 @@ import { chargeBucket, type BucketEvent } from '../store/abuse.ts'
 import type { Database } from '../db/database.ts'
 import type { ServiceContext, ServiceWriteContext } from './context.ts'
 import { utcDate } from './clock.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { windowEndsIn, type QuotaPolicyName, type QuotaState } from './quota.ts'
 import { hmac, type Secrets } from './secrets.ts'
 

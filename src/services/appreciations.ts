@@ -1,6 +1,6 @@
 import type { ServiceWriteContext } from './context.ts'
 import { iso } from './clock.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { insertAppreciation } from '../store/contributions/write.ts'
 import { findReplyTarget } from '../store/contributions/read.ts'
 import { appreciationUsage } from '../store/usage/write.ts'

@@ -1,4 +1,4 @@
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { sha256 } from './secrets.ts'
 
 /** Input fields that name the action or carry a credential: never part of what is written. */

@@ -1,7 +1,7 @@
 import { usageOf } from './activity.ts'
 import type { ServiceContext, ServiceWriteContext } from './context.ts'
 import { iso, utcDate } from './clock.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { payloadHash, replayOf } from './idempotency.ts'
 import { findOwnByClientId } from '../store/contributions/read.ts'
 import { insertContribution } from '../store/contributions/write.ts'

@@ -5,7 +5,7 @@ import { CHALLENGE_PATH } from '../schemas/proof.ts'
 import { chargeBucket } from '../store/abuse.ts'
 import type { ServiceContext, ServiceWriteContext } from './context.ts'
 import { iso, utcDate, type RandomSource } from './clock.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { sameDigest, type Secrets } from './secrets.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TSchema } from 'typebox'
-import { ServiceError, type ErrorDetail } from '../core/errors.ts'
+import { ServiceError, type ErrorDetail } from './errors.ts'
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export sits one level down.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv

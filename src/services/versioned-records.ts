@@ -1,4 +1,4 @@
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { payloadHash, replayOf } from './idempotency.ts'
 
 /**

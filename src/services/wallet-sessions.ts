@@ -1,6 +1,6 @@
 import type { ServiceContext } from './context.ts'
 import { iso } from './clock.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from './errors.ts'
 import { type SessionRow } from '../store/wallet/write.ts'
 import { findSession } from '../store/wallet/read.ts'
 

@@ -10,7 +10,7 @@ import {
   type PublicClient,
 } from 'viem'
 import type { Config } from '../config.ts'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 import { USDC_BASE } from '../payments/catalog.ts'
 import { CHAIN_ID } from './siwe-target.ts'
 

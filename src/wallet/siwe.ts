@@ -1,6 +1,6 @@
 import { getAddress, verifyMessage, type Address, type Hex } from 'viem'
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 import { CHAIN_ID, CHALLENGE_SECONDS, type SignInTarget } from './siwe-target.ts'
 
 export { signInTarget } from './siwe-target.ts'

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Static } from 'typebox'
-import { ServiceError } from '../core/errors.ts'
+import { ServiceError } from '../services/errors.ts'
 import { runAction, type Runtime } from '../core/pipeline.ts'
 import type { Registry } from '../core/registry.ts'
 import { normalizeAddress } from '../http/client-address.ts'

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Type } from 'typebox'
 import { defineAction, type AnyAction } from '../../src/core/action.ts'
-import type { DeclaredErrors } from '../../src/core/errors.ts'
-import { ServiceError } from '../../src/core/errors.ts'
+import type { DeclaredErrors } from '../../src/services/errors.ts'
+import { ServiceError } from '../../src/services/errors.ts'
 import { Registry } from '../../src/core/registry.ts'
 
 /** A read action that declares the given codes; nothing else about it matters here. */
@@ -39,7 +39,10 @@ test('one code declared with two statuses by two actions is refused at construct
 
 test('a core code declared by an action with another status is refused, naming the core table', () => {
   assert.doesNotThrow(() => new Registry([declaring('a', { rate_limited: 429 })]))
-  assert.throws(() => new Registry([declaring('a', { rate_limited: 403 })]), /429 in core\/errors.ts, 403 in action a/)
+  assert.throws(
+    () => new Registry([declaring('a', { rate_limited: 403 })]),
+    /429 in services\/errors.ts, 403 in action a/,
+  )
 })
 
 test('a declared code must be snake_case with a 4xx or 5xx status', () => {

@@ -36,11 +36,11 @@ test('the floors are enforced: actions below core, areas apart, services below a
     'src/core/action.ts': 'export const defineAction = 1\n',
     'src/core/quota-policies.ts': 'export const q = 1\n',
     'src/actions/feedback/submit.ts': "import '../contributions/contribute.ts'\nexport const feedback = 1\n",
-    'src/services/posting.ts': "import '../core/errors.ts'\nexport const post = 1\n",
+    'src/services/posting.ts': "import './errors.ts'\nexport const post = 1\n",
+    'src/services/errors.ts': 'export const e = 1\n',
     'src/services/notes.ts':
       "import '../actions/feedback/submit.ts'\nimport '../core/pipeline.ts'\nexport const n = 1\n",
     'src/store/read.ts': "import '../actions/index.ts'\nexport const r = 1\n",
-    'src/core/errors.ts': 'export const e = 1\n',
     'src/core/pipeline.ts': "import '../actions/index.ts'\nexport const p = 1\n",
   })
   assert.deepEqual(await violations(), [

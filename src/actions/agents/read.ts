@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { AgentInput, AgentResult, RECENT_BY_AGENT } from '../../schemas/agents.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { listPaging } from '../../schemas/paging.ts'

@@ -2,7 +2,7 @@ import { defineAction, type ActionContext, type WriteContext } from '../../core/
 import { enforceRate } from '../../services/abuse.ts'
 import { alertOperators } from '../../services/alerts.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { newSecret } from '../../services/secrets.ts'
 import { CaseReceipt, CaseStatus, PrivacyInput, ReportInput, caseStatusInput } from '../../schemas/cases.ts'
 import { insertCase, type CaseKind, type CaseRow } from '../../store/cases/write.ts'

@@ -1,5 +1,5 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { withQuotaState, type QuotaState } from '../../services/quota.ts'
 import { ContributeInput, ContributeResult } from '../../schemas/contributions.ts'
 import { LIMITS } from '../../schemas/common.ts'

@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { analyzeLedger } from '../../distribution/analyze.ts'
 import { checkLedger } from '../../distribution/validate.ts'
 import { AnalysisResult, AnalyzeInput } from '../../schemas/distribution.ts'

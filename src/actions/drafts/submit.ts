@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.ts'
 import { enforceRate } from '../../services/abuse.ts'
 import { alertOperators } from '../../services/alerts.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { payloadHash, replayOf } from '../../services/idempotency.ts'
 import { PROOF_ERRORS, spendProof } from '../../services/proof-of-work.ts'
 import {

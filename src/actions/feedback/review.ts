@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { payloadHash, replayOf } from '../../services/idempotency.ts'
 import { FEEDBACK_LIMITS, ReviewFeedbackInput, ReviewFeedbackResult } from '../../schemas/feedback.ts'
 import { nextId } from '../../store/counters.ts'

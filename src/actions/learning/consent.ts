@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { Consent, LearningConsentInput } from '../../schemas/learning.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'

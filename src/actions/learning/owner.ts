@@ -1,4 +1,4 @@
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 
 /** Records are private: another key learns that it may not touch the record, and nothing of its text. */
 export function notOwner(): ServiceError {

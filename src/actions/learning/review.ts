@@ -1,5 +1,5 @@
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import type { WriteContext } from '../../core/action.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import {

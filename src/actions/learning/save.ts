@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import { defineAction, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import {
   revisionWithoutId,
   saveVersion,

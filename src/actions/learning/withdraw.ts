@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { WithdrawLearningInput, WithdrawLearningResult } from '../../schemas/learning.ts'
 import { eraseRevisions, lockRecord, replaceSources, updateRecord } from '../../store/learning/write.ts'
 import { notOwner } from './owner.ts'

@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { MemoryViewInput, MemoryViewResult } from '../../schemas/notes.ts'
 import { noteRevisions } from '../../store/notes/read.ts'
 

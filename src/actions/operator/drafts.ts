@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { LIMITS, StringEnum, Timestamp, Uuid } from '../../schemas/common.ts'
 import { DRAFT_STATES, DraftState } from '../../schemas/drafts.ts'
 import { Paging, Reason, operatorInput } from '../../schemas/operator.ts'

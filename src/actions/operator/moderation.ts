@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import {
   operatorInput,
   ParticipantFields,

@@ -1,5 +1,5 @@
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { DeliverInput, ListOrdersInput, OperatorOrder, OrderList, RefundOrderInput } from '../../schemas/services.ts'

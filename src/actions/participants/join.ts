@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.ts'
 import { bucketEvent, callerCharge, chargeState, refusePast } from '../../services/abuse.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { PROOF_ERRORS, proofOfWorkOn, spendProof } from '../../services/proof-of-work.ts'
 import { withQuotaState } from '../../services/quota.ts'
 import { newSecret } from '../../services/secrets.ts'

@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { KEY_PREFIXES, bodyOf, checksumHolds } from '../../services/key-format.ts'
 import { LEGACY_KEY_PATTERN } from '../../services/secrets.ts'
 import { guessesLog10 } from '../../services/secret-strength.ts'

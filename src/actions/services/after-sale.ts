@@ -1,6 +1,6 @@
 import { defineAction, type WriteContext } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { catalogTerms } from '../../payments/catalog.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import {

@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { catalogTerms } from '../../payments/catalog.ts'
 import { EmptyInput } from '../../schemas/documents.ts'
 import { QuoteInput, QuoteResult, ServicesDocument } from '../../schemas/services.ts'

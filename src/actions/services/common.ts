@@ -1,5 +1,5 @@
 import type { ActionContext } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { withHttpAnswer } from '../../services/http-answer.ts'
 import { atomicAmount, USDC_BASE, X402_NETWORK, type CatalogEntry } from '../../payments/catalog.ts'
 import type { Payments } from '../../payments/x402.ts'

@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { atomicAmount, catalogTerms } from '../../payments/catalog.ts'
 import { AcceptInput, AgreementResult, OrderInput, PaymentRequiredBody } from '../../schemas/services.ts'
 import { nextId } from '../../store/counters.ts'

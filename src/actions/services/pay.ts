@@ -1,6 +1,6 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { PayInput, PayResult } from '../../schemas/services.ts'
 import { updateSettlement, type OrderRow } from '../../store/orders/write.ts'
 import { findOrder } from '../../store/orders/read.ts'

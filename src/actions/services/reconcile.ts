@@ -1,5 +1,5 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { withHttpAnswer } from '../../services/http-answer.ts'
 import { authorizationOf } from '../../payments/authorization.ts'
 import { X402_NETWORK } from '../../payments/catalog.ts'

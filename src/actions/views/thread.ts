@@ -1,5 +1,5 @@
 import { defineAction } from '../../core/action.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { LIMITS } from '../../schemas/common.ts'
 import { ThreadInput, ThreadResult } from '../../schemas/views.ts'
 import { threadOfMember } from '../../store/contributions/read.ts'

@@ -1,7 +1,7 @@
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { enforceRate } from '../../services/abuse.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { withHttpAnswer } from '../../services/http-answer.ts'
 import { newSecret } from '../../services/secrets.ts'
 import { ChallengeInput, ChallengeResult, SessionResult, SignInInput } from '../../schemas/wallet.ts'

@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { withHttpAnswer } from '../../services/http-answer.ts'
 import { SessionInput, SignOutResult } from '../../schemas/wallet.ts'
 import { revokeSession } from '../../store/wallet/write.ts'

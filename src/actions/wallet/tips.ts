@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { defineAction, type ActionContext } from '../../core/action.ts'
 import { iso } from '../../services/clock.ts'
-import { ServiceError } from '../../core/errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { VerifyTipInput, VerifyTipResult } from '../../schemas/wallet.ts'
 import { nextId } from '../../store/counters.ts'
 import { ID_COUNTERS } from '../../store/counter-names.ts'

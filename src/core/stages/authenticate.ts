@@ -3,7 +3,7 @@ import { type KeyExposure } from '../../store/participants/key-exposures.ts'
 import { exposureOfKey } from '../../store/participants/read.ts'
 import { keyHolderFor, type CurrentParticipant } from '../../store/participants/write.ts'
 import type { AnyAction } from '../action.ts'
-import { ServiceError } from '../errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import type { KnownAuthors } from '../known-authors.ts'
 import type { Secrets } from '../../services/secrets.ts'
 

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts'
 import type { AnyAction } from '../action.ts'
-import { ServiceError } from '../errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { sameDigest, sha256 } from '../../services/secrets.ts'
 
 /** Stage 3: an operator action needs the operator key, a review action the review key. */

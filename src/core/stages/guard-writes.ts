@@ -1,7 +1,7 @@
 import type { Database, Db } from '../../db/database.ts'
 import { writesPausedBefore, writesPausedIn } from '../../store/operator/flags.ts'
 import type { AnyAction } from '../action.ts'
-import { ServiceError } from '../errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import type { Authenticated } from './authenticate.ts'
 
 const WRITES_PAUSED_RETRY_SECONDS = 300

@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import { CHECKSUMMED_FIELDS, checksumFails } from '../../services/key-format.ts'
 import type { RegisteredAction } from '../registry.ts'
 

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts'
 import { everyText, textsAt } from '../../services/secret-scan/fields.ts'
 import { revokeExposedKeys } from '../../services/secret-scan/exposure.ts'
 import { ScanUnavailable, type SecretScanner } from '../../services/secret-scan/scanner.ts'
-import { ServiceError } from '../errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import type { RegisteredAction } from '../registry.ts'
 import { CREDENTIAL_FIELDS, type Secrets } from '../../services/secrets.ts'
 

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts'
 import { abuseBucket } from '../../services/abuse.ts'
-import { ServiceError } from '../errors.ts'
+import { ServiceError } from '../../services/errors.ts'
 import type { KeyGuard } from '../key-guard.ts'
 import type { RegisteredAction } from '../registry.ts'
 import type { Secrets } from '../../services/secrets.ts'

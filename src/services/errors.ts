@@ -1,4 +1,4 @@
-import type { QuotaState } from '../services/quota.ts'
+import type { QuotaState } from './quota.ts'
 
 /**
  * The codes the pipeline, its stages and the transports raise themselves, with their status. Every
@@ -25,7 +25,7 @@ export const CORE_ERROR_STATUS = {
   rate_limited: 429,
   writes_paused: 503,
   unavailable: 503,
-  // The paid services' 402 is an answer (core/http-answer.ts), not a thrown error; clients name it by this code.
+  // The paid services' 402 is an answer (services/http-answer.ts), not a thrown error; clients name it by this code.
   payment_required: 402,
   internal_error: 500,
   // Operations (issue 14): GET /metrics without the operators' bearer token.
