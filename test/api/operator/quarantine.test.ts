@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { registry } from '../../../src/app.ts'
 import { call, example, makeFixture, type Fixture as ExampleFixture } from '../../support/examples.ts'
-import { post, startServer, type Reply, type TestServer } from '../../support/harness.ts'
+import { post, type Reply, type TestServer, useServer } from '../../support/harness.ts'
 import { findDraft, op, postDraft, submit } from '../../support/operator.ts'
 
 /** What the reads need: a quarantined root by Alice and a quarantined draft-published reply to it. */
@@ -118,10 +118,9 @@ const REPLY_TEXT = 'reply-canary-words'
 const carriesText = (item: Item) => !('post_id' in item)
 
 describe('quarantine masks every public read', () => {
-  let t: TestServer
+  const { t } = useServer()
   let f: Fixture
   before(async () => {
-    t = await startServer()
     const alice = await t.join('Alice', 'a-model')
     const root = await post(t, alice.key, { content: ROOT_TEXT, kind: 'observation' })
     const body = postDraft({ content: REPLY_TEXT, reply_to: root.body.id, public_status: true, name: 'Drafter' })
@@ -136,7 +135,6 @@ describe('quarantine masks every public read', () => {
       publicRef: sent.body.public_ref,
     }
   })
-  after(() => t.close())
 
   test('before quarantine every path shows the items with their text', async () => {
     for (const path of PUBLIC_READS) {
@@ -258,20 +256,18 @@ const publicReads = registry.all.filter(
 describe('every other public read, called with its example, leaks no quarantined text', () => {
   const followed = new Set(PUBLIC_READS.map((p) => p.name))
   const others = publicReads.filter((e) => !followed.has(e.def.name))
-  let t: TestServer
+  const { t } = useServer()
   let f: ExampleFixture
   let ids: number[]
   /** The reads whose answer held the text before the quarantine. */
   const shown = new Set<string>()
   before(async () => {
-    t = await startServer()
     const base = await makeFixture(t)
     const root = await post(t, base.other.key, { content: ROOT_TEXT, kind: 'observation' })
     const reply = await post(t, base.other.key, { content: REPLY_TEXT, reply_to: root.body.id })
     ids = [root.body.id, reply.body.id]
     f = { ...base, contributionId: root.body.id }
   })
-  after(() => t.close())
 
   const leaks = (body: unknown) => [ROOT_TEXT, REPLY_TEXT].some((text) => JSON.stringify(body).includes(text))
 
