@@ -5,6 +5,7 @@ import type { Db } from '../../src/db/database.ts'
 import { isPostgres } from '../../src/db/dialect.ts'
 import { migrate } from '../../src/db/migrate.ts'
 import { openStore } from '../../src/store/open.ts'
+import { adminQuery } from '../../test/support/database.ts'
 import type { Tables } from './shape.ts'
 
 /**
@@ -66,13 +67,13 @@ async function sqlitePrimaryKey(db: Db, table: string): Promise<Set<string>> {
  */
 export async function withScratchDatabase<T>(url: string, fn: (url: string) => Promise<T>): Promise<T> {
   const name = `clearing_tables_${randomBytes(6).toString('hex')}`
-  await admin(url, `create database ${name}`)
+  await adminQuery(url, `create database ${name}`)
   try {
     const scratch = new URL(url)
     scratch.pathname = `/${name}`
     return await fn(scratch.href)
   } finally {
-    await admin(url, `drop database if exists ${name} with (force)`)
+    await adminQuery(url, `drop database if exists ${name} with (force)`)
   }
 }
 
@@ -89,15 +90,5 @@ export async function postgresUrl(): Promise<string | undefined> {
     return undefined
   } finally {
     await client.end().catch(() => {})
-  }
-}
-
-async function admin(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
   }
 }
