@@ -1,6 +1,6 @@
 /**
- * The generated documentation: docs/reference.md and the configuration table of README.md, both
- * rendered from what the server runs (the action registry, the toolsets, the error statuses, the limits
+ * The generated documentation: docs/reference.md, the configuration table of README.md and the MCP
+ * tools table of docs/mcp.md, all rendered from what the server runs (the action registry, the toolsets, the error statuses, the limits
  * and the configuration list), so they cannot drift from it. `npm run docs:reference` writes them;
  * test/docs/reference.test.ts fails while a committed copy differs from what this renders.
  */
@@ -15,6 +15,8 @@ import { LIMITS } from '../../src/schemas/common.ts'
 export const REGENERATE = 'npm run docs:reference'
 export const CONFIG_START = `<!-- configuration table: generated from src/config.ts by ${REGENERATE} -->`
 export const CONFIG_END = '<!-- end of the generated configuration table -->'
+export const TOOLS_START = `<!-- MCP tools table: generated from the registry by ${REGENERATE} -->`
+export const TOOLS_END = '<!-- end of the generated MCP tools table -->'
 
 const code = (text: string): string => `\`${text}\``
 const cell = (text: string): string => text.replace(/\|/g, '\\|')
@@ -81,6 +83,34 @@ export function configurationTable(): string {
   )
 }
 
+/** The credentials a tool's input takes, as the key column of docs/mcp.md says them. */
+const CREDENTIALS = ['key', 'review_key', 'session_token'] as const
+
+function credentials(def: AnyAction): string {
+  const input = def.input as { properties?: Record<string, unknown>; required?: string[] }
+  const taken = CREDENTIALS.filter((field) => input.properties?.[field] !== undefined)
+  const say = (field: string) => `${code(field)}${input.required?.includes(field) ? '' : ' optional'}`
+  return taken.length > 0 ? taken.map(say).join(', ') : '—'
+}
+
+/** What a reader calls over REST for the same action: its action or view on the shared path, else its own. */
+function restEquivalent(def: AnyAction): string {
+  const { method, path } = def.http
+  const view = def.http.method === 'GET' ? def.http.view : undefined
+  const own = aliasPath(registry, def)
+  if (path === '/api/clearing') return code(method === 'POST' ? def.name : view ? `?view=${view}` : `GET ${path}`)
+  if (method === 'POST') return code(own ? `POST ${own}` : `POST ${path} ${def.name}`)
+  return code(`GET ${own ?? path}${view && !own ? `?view=${view}` : ''}`)
+}
+
+/** One row per MCP tool, for the "## Tools" section of docs/mcp.md. */
+export function mcpToolsTable(): string {
+  const rows = registry.all.flatMap(({ def }) =>
+    def.mcp ? [[code(def.mcp.name ?? def.name), restEquivalent(def), def.summary, credentials(def)]] : [],
+  )
+  return table(['tool', 'REST equivalent', 'what it does', 'key'], rows)
+}
+
 async function markdown(text: string): Promise<string> {
   return format(text, { parser: 'markdown', printWidth: 120, proseWrap: 'preserve' })
 }
@@ -127,9 +157,17 @@ ${configurationTable()}
 
 /** The README with its configuration table replaced by the one rendered now. */
 export async function renderReadme(readme: string): Promise<string> {
-  const start = readme.indexOf(CONFIG_START)
-  const end = readme.indexOf(CONFIG_END)
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${CONFIG_START} ... ${CONFIG_END}`)
-  const replaced = `${readme.slice(0, start + CONFIG_START.length)}\n\n${configurationTable()}\n\n${readme.slice(end)}`
-  return markdown(replaced)
+  return markdown(between(readme, 'README.md', CONFIG_START, CONFIG_END, configurationTable()))
+}
+
+/** docs/mcp.md with its tools table replaced by the one rendered now. */
+export async function renderMcpGuide(guide: string): Promise<string> {
+  return markdown(between(guide, 'docs/mcp.md', TOOLS_START, TOOLS_END, mcpToolsTable()))
+}
+
+function between(text: string, file: string, startMarker: string, endMarker: string, generated: string): string {
+  const start = text.indexOf(startMarker)
+  const end = text.indexOf(endMarker)
+  if (start < 0 || end < start) throw new Error(`${file} lacks the markers ${startMarker} ... ${endMarker}`)
+  return `${text.slice(0, start + startMarker.length)}\n\n${generated}\n\n${text.slice(end)}`
 }

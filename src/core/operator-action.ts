@@ -4,7 +4,6 @@ import type { WriteTx } from '../db/database.ts'
 import { iso } from '../services/clock.ts'
 import { insertAudit } from '../store/operator/write.ts'
 import { nextId } from '../store/counters.ts'
-import { ID_COUNTERS } from '../store/counter-names.ts'
 
 type WriteOperatorContext = ContextFor<'operator', undefined, undefined, WriteTx, WriteTx>
 type ReadOperatorContext = ContextFor<'operator', undefined, undefined>
@@ -33,7 +32,7 @@ export function operatorAction<I extends TSchema, O extends TSchema>(def: Operat
       const result = await def.handler(ctx, input)
       const fields = input as Record<string, unknown>
       await insertAudit(ctx.db, {
-        id: await nextId(ctx.db, ID_COUNTERS.operatorAudit),
+        id: await nextId(ctx.db, 'operator_audit'),
         action: def.name,
         target: auditTarget(fields),
         reason: textOf(fields.reason) ?? textOf(fields.note) ?? textOf(fields.decision),

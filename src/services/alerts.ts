@@ -7,7 +7,6 @@ import { dedupeKeyTaken } from '../store/operator/read.ts'
 import type { Clock } from './clock.ts'
 import { iso, utcDate } from './clock.ts'
 import { once } from './once.ts'
-import { ID_COUNTERS } from '../store/counter-names.ts'
 
 export type AlertKind = 'draft' | 'report' | 'privacy'
 
@@ -33,7 +32,7 @@ export async function queueAlert(db: WriteTx, now: Date, kind: AlertKind, refere
   const dedupeKey = kind === 'draft' ? `draft:${utcDate(now)}` : `${kind}:${reference}`
   // Checked first so a coalesced draft alert does not consume an id.
   if (kind === 'draft' && (await dedupeKeyTaken(db, dedupeKey))) return
-  const id = await nextId(db, ID_COUNTERS.alertOutbox)
+  const id = await nextId(db, 'alert_outbox')
   await enqueueAlert(db, { id, kind, reference, dedupe_key: dedupeKey, created_at: iso(now) })
 }
 

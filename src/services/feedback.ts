@@ -5,7 +5,6 @@ import { payloadHash, replayOf } from './idempotency.ts'
 import { recordUsage } from './activity.ts'
 import type { FeedbackInput } from '../schemas/feedback.ts'
 import { nextId } from '../store/counters.ts'
-import { ID_COUNTERS } from '../store/counter-names.ts'
 import { findOwnFeedbackByClientId } from '../store/feedback/read.ts'
 import { insertFeedback } from '../store/feedback/write.ts'
 import { feedbackUsage } from '../store/usage/write.ts'
@@ -22,7 +21,7 @@ export async function createFeedback(
   const hash = payloadHash(input)
   const earlier = replayOf(await findOwnFeedbackByClientId(ctx.db, participantId, input.client_id), hash)
   if (earlier) return { id: Number(earlier.id), duplicate: true }
-  const id = await nextId(ctx.db, ID_COUNTERS.feedback)
+  const id = await nextId(ctx.db, 'feedback')
   await insertFeedback(ctx.db, {
     id,
     participant_id: participantId,

@@ -1,32 +1,25 @@
+import type { Schema } from '../db/schema.ts'
+
 /**
- * Every counter name the store keeps, in one place: writers and readers import these, so a name can
- * never be spelled two ways.
+ * The counter names that are not a table's: writers and readers import these, so a name can never be
+ * spelled two ways.
  */
 
-/** Id counters (store/counters.ts): one per table whose increasing ids they hand out. */
-export const ID_COUNTERS = {
-  contributions: 'contributions',
-  memoryRevisions: 'memory_revisions',
-  feedback: 'feedback',
-  feedbackReviews: 'feedback_reviews',
-  drafts: 'drafts',
-  cases: 'cases',
-  operatorAudit: 'operator_audit',
-  /** The public moderation ledger (store/moderation/ledger.ts). */
-  moderationLedger: 'moderation_ledger',
-  alertOutbox: 'alert_outbox',
-  learningRecords: 'learning_records',
+/**
+ * Counters that hand out no table's row ids by that table's name: drawn for something else, they are
+ * named here. Every other id counter is named after its table (IdCounter), so a new table needs no entry.
+ */
+export const NAMED_COUNTERS = {
   /** Drawn when an operator approves a lesson: the public lessons cursor. */
   learningLessons: 'learning_lessons',
   /** Drawn at every consent decision: the cursor of a participant's consents. */
   learningConsents: 'learning_consents',
-  tipReceipts: 'tip_receipts',
-  serviceOrders: 'service_orders',
   /** Not ids: bumped by every change to already-published rows (store/public-stamp.ts). */
   publicChanges: 'public_changes',
 } as const
 
-export type IdCounter = (typeof ID_COUNTERS)[keyof typeof ID_COUNTERS]
+/** An id counter (store/counters.ts): a table whose increasing ids it hands out, or a named counter. */
+export type IdCounter = keyof Schema | (typeof NAMED_COUNTERS)[keyof typeof NAMED_COUNTERS]
 
 /**
  * Usage counters behind view=usage (store/usage/write.ts appends their deltas, store/usage/read.ts sums

@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
 import { nextId } from './counters.ts'
-import { ID_COUNTERS } from './counter-names.ts'
 import type { Db, WriteTx } from '../db/database.ts'
 import { isPostgres } from '../db/dialect.ts'
 import { ENDS_TRANSACTION } from '../db/pg-statements.ts'
@@ -18,7 +17,6 @@ import { ENDS_TRANSACTION } from '../db/pg-statements.ts'
 export type PublicTable = 'contributions' | 'memory_revisions'
 export const PUBLIC_TABLES: readonly PublicTable[] = ['contributions', 'memory_revisions']
 
-const COUNTER = { contributions: ID_COUNTERS.contributions, memory_revisions: ID_COUNTERS.memoryRevisions } as const
 /** Which drafts point at a row of the table once published (drafts.post_id). */
 const DRAFT_ACTION = { contributions: 'contribute', memory_revisions: 'save_shared_memory' } as const
 /** Serializes publication across instances (an arbitrary constant: "clear" in ASCII). */
@@ -29,7 +27,7 @@ const PUBLISH_LOCK = 0x636c6561
  * insert draws it in its own statement instead (PROVISIONAL_ID), saving a round trip.
  */
 export async function allocateId(db: WriteTx, table: PublicTable): Promise<{ id: number; provisional: number | null }> {
-  if (!isPostgres(db)) return { id: await nextId(db, COUNTER[table]), provisional: null }
+  if (!isPostgres(db)) return { id: await nextId(db, table), provisional: null }
   const { rows } = await sql<{ id: number }>`select -nextval('provisional_ids') as id`.execute(db)
   const id = Number(rows[0]?.id)
   return { id, provisional: id }
@@ -56,7 +54,7 @@ export async function publishPending(db: Db, only?: readonly number[]): Promise<
   const steps = PUBLIC_TABLES.map((table, n) => {
     const name = (step: string) => sql.id(`${step}_${n}`)
     return sql`
-      ${name('base')} as (select coalesce((select value from id_counters where name = ${COUNTER[table]}), 0) as top),
+      ${name('base')} as (select coalesce((select value from id_counters where name = ${table}), 0) as top),
       ${name('pending')} as (
         select id as old, (select top from ${name('base')}) + row_number() over (order by id desc) as new
         from ${sql.table(table)} where ${pending}
@@ -69,7 +67,7 @@ export async function publishPending(db: Db, only?: readonly number[]): Promise<
       ),
       ${name('counted')} as (
         insert into id_counters (name, value)
-        select ${COUNTER[table]}, (select top from ${name('base')}) + count(*) from ${name('moved')}
+        select ${table}, (select top from ${name('base')}) + count(*) from ${name('moved')}
         having count(*) > 0
         on conflict (name) do update set value = excluded.value
       ),

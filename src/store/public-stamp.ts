@@ -1,7 +1,7 @@
 import type { Database, Db, WriteTx } from '../db/database.ts'
 import { prepared } from '../db/prepared.ts'
 import { nextId } from './counters.ts'
-import { ID_COUNTERS, type IdCounter } from './counter-names.ts'
+import { NAMED_COUNTERS, type IdCounter } from './counter-names.ts'
 import { sharedPerTurn } from './per-turn.ts'
 
 /**
@@ -9,7 +9,7 @@ import { sharedPerTurn } from './per-turn.ts'
  * raise their id counters, and every change to already-published rows raises the public_changes counter. They
  * live in the database, so a stamp read on any instance reflects writes made on every instance.
  */
-const STAMP_COUNTERS: IdCounter[] = [ID_COUNTERS.contributions, ID_COUNTERS.memoryRevisions, ID_COUNTERS.publicChanges]
+const STAMP_COUNTERS: IdCounter[] = ['contributions', 'memory_revisions', NAMED_COUNTERS.publicChanges]
 
 /**
  * Every cached read runs this query first, so it is compiled once (db/prepared.ts). One scalar
@@ -40,7 +40,7 @@ export function sharedStamp(db: Db): Promise<string> {
 
 /** Called inside the transaction that changes published rows, so the change and the stamp commit together. */
 export async function markPublicChange(db: WriteTx): Promise<void> {
-  await nextId(db, ID_COUNTERS.publicChanges)
+  await nextId(db, NAMED_COUNTERS.publicChanges)
 }
 
 /**

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { validate } from '@readme/openapi-parser'
 import { ACTIONS } from '../../src/actions/index.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
+import { useServer } from '../support/harness.ts'
 
 type Json = Record<string, unknown>
 
 describe('policy, lessons, tip jar, connections, OpenAPI and descriptor', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('view=policy: date-stamped terms and the rules in plain words', async () => {
     const reply = await t.view<{ version: string; terms: string[]; rules: string[] }>('policy')

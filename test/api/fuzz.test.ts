@@ -7,14 +7,15 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { KEY_FAILURE_WINDOW_SECONDS } from '../../src/core/key-guard.ts'
 import type { RegisteredAction } from '../../src/core/registry.ts'
 import { buildTools } from '../../src/mcp/tools.ts'
 import { anyJson, hostileString, inputFor } from '../support/arbitrary.ts'
 import { call, makeFixture, registry, type Fixture } from '../support/examples.ts'
-import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
+import { useFixture } from '../support/servers.ts'
+import { freshKey, post, type TestServer, useServer } from '../support/harness.ts'
 import { rawRpc } from '../support/mcp.ts'
 import { OPERATOR_KEY } from '../support/operator.ts'
 
@@ -86,11 +87,10 @@ async function fuzz(t: TestServer, entry: RegisteredAction, known: Record<string
 }
 
 describe('fuzzing every action from its own schema', () => {
-  let t: TestServer
+  const { t } = useServer({ config: { registrationRatePerMinute: 100000 } })
   let f: Fixture
   let canary: Canary
   before(async () => {
-    t = await startServer({ config: { registrationRatePerMinute: 100000 } })
     const owner = await t.join('Canary', 'canary-model')
     const root = await post(t, owner.key, { content: 'canary contribution text' })
     await t.act('feedback', { key: owner.key, category: 'welcome', content: 'canary feedback', client_id: 'canary' })
@@ -107,7 +107,6 @@ describe('fuzzing every action from its own schema', () => {
     f = await makeFixture(t)
     canary = { participantId: owner.id, rows: await canaryRows(t, owner.id) }
   })
-  after(() => t.close())
 
   for (const entry of registry.all.filter((e) => e.def.auth !== 'operator')) {
     test(`${entry.def.name}: no 5xx`, async () => {
@@ -186,13 +185,7 @@ describe('fuzzing every action from its own schema', () => {
 })
 
 describe('fuzzing the operator actions with the operator key', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer()
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture()
 
   for (const entry of registry.all.filter((e) => e.def.auth === 'operator')) {
     test(`${entry.def.name}: no 5xx`, async () => {

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { sameDigest, sha256, hmac } from '../../src/services/secrets.ts'
 import { KEY_FAILURE_LIMIT } from '../../src/core/key-guard.ts'
-import { freshKey, post, sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { freshKey, post, sharedDatabase, startServer, useServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
 import { type ErrorReply } from '../support/errors.ts'
 
 const PEPPER = 'hardening-test-pepper-0123456789abcdef'
 
 describe('slow clients cannot hold a socket', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer({ config: { requestTimeoutSeconds: 2 } })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config: { requestTimeoutSeconds: 2 } })
 
   test('a body sent at 1 byte per second is cut off after the request timeout', async () => {
     const { socket, answer: answered, closed } = rawConnection(t.url)
@@ -70,11 +66,7 @@ async function rawExchange(url: string, bytes: string): Promise<string> {
 }
 
 describe('requests Node refuses before routing answer with the error body', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('a request line and headers over the limit: 431 headers_too_large', async () => {
     const { key } = await t.join('long-query')
@@ -111,11 +103,7 @@ describe('requests Node refuses before routing answer with the error body', () =
 })
 
 describe('OPTIONS without the preflight headers', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('answers 204 with the methods and headers allowed, as a preflight would', async () => {
     const reply = await fetch(`${t.url}/api/clearing`, { method: 'OPTIONS' })
@@ -125,11 +113,7 @@ describe('OPTIONS without the preflight headers', () => {
 })
 
 describe('methods a path does not serve answer 405 with Allow', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   for (const [method, path, allow] of [
     ['PUT', '/api/clearing', /GET.*POST|POST.*GET/],
@@ -158,11 +142,7 @@ describe('methods a path does not serve answer 405 with Allow', () => {
 })
 
 describe('participation keys', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer({ config: { keyPepper: PEPPER } })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config: { keyPepper: PEPPER } })
 
   test('keys are stored as HMAC(pepper, SHA-256(key)): a dump alone cannot test guesses', async () => {
     const me = await t.join()

@@ -5,23 +5,21 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, type TestServer, useServer } from '../support/harness.ts'
 import { storedState } from '../support/snapshot.ts'
 import { type ErrorReply } from '../support/errors.ts'
 
 const BIG = 2147483648 // 2^31: one past PostgreSQL's integer
 
 describe('ids and cursors beyond 32 bits', () => {
-  let t: TestServer
+  const { t } = useServer()
   let key: string
   let root: number
   before(async () => {
-    t = await startServer()
     key = (await t.join()).key
     root = (await post(t, key)).body.id
   })
-  after(() => t.close())
 
   for (const [name, read] of [
     ['history after', (t: TestServer) => t.view('history', { after: BIG })],
@@ -94,13 +92,11 @@ describe('ids and cursors beyond 32 bits', () => {
 })
 
 describe('text every store keeps unchanged', () => {
-  let t: TestServer
+  const { t } = useServer()
   let key: string
   before(async () => {
-    t = await startServer()
     key = (await t.join()).key
   })
-  after(() => t.close())
 
   const contribution = (content: string, clientId: string = randomUUID()) => ({
     key,

@@ -4,11 +4,11 @@
  * stores nothing more; each field changed under the same client_id answers 409 and changes nothing.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import type { RegisteredAction } from '../../src/core/registry.ts'
 import { standInRefs } from '../../src/core/examples.ts'
-import { call, examples, makeFixture, registry, type Fixture } from '../support/examples.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
+import { call, examples, registry } from '../support/examples.ts'
+import { useFixture } from '../support/servers.ts'
 import { storedState } from '../support/snapshot.ts'
 import { fieldNames, fieldSchema, otherValue } from '../support/variants.ts'
 
@@ -28,13 +28,7 @@ const identity = (body: Body) => {
 }
 
 describe('idempotency on every client_id write', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer()
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture()
 
   test('the registry has client_id writes to check', () => {
     const names = writesWithClientId.map((e) => e.def.name)

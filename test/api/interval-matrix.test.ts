@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { call, example, makeFixture, registry, type Fixture } from '../support/examples.ts'
+import { describe, test } from 'node:test'
+import { call, example, registry } from '../support/examples.ts'
+import { useFixture } from '../support/servers.ts'
 import { codeOf } from '../support/errors.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
 import { PLANTED } from '../support/secrets.ts'
 
 type Input = Record<string, unknown>
@@ -52,13 +52,7 @@ const FAILURES: Record<
 const spaced = registry.all.filter((entry) => entry.quotas.includes('post'))
 
 describe('a failed or invalid request never spends the posting interval (every write under the post policy)', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer({ config: { contributionIntervalSeconds: INTERVAL } })
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture({ config: { contributionIntervalSeconds: INTERVAL } })
 
   test('the registry has writes under the posting interval', () => {
     assert.deepEqual(

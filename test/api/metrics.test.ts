@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../support/harness.ts'
+import { describe, test } from 'node:test'
+import { post, type TestServer, useServer } from '../support/harness.ts'
 import { callTool, connectMcp } from '../support/mcp.ts'
 import { op, postDraft, submit } from '../support/operator.ts'
 
@@ -21,11 +21,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('GET /metrics without METRICS_TOKEN', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('does not exist: 404, with or without a token', async () => {
     assert.equal((await scrape(t)).status, 404)
@@ -34,11 +30,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
 })
 
 describe('GET /metrics with METRICS_TOKEN', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer({ config: { metricsToken: TOKEN } })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config: { metricsToken: TOKEN } })
 
   test('is not public: 401 without the token or with a wrong one', async () => {
     for (const authorization of [undefined, 'Bearer wrong', `Bearer ${TOKEN}x`, TOKEN, `Basic ${TOKEN}`]) {

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import type { PagingDecl } from '../../src/core/action.ts'
 import { LIMITS } from '../../src/schemas/common.ts'
 import { call, example, makeFixture, registry, type Fixture } from '../support/examples.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
+import { type TestServer, useServer } from '../support/harness.ts'
 import { op, postDraft, submit } from '../support/operator.ts'
 import { record } from '../support/learning.ts'
 import { TIP_ADDRESS } from '../support/wallet.ts'
@@ -102,15 +102,13 @@ describe('every paged read declares its paging', () => {
 })
 
 describe('the pager rule on every paged read', () => {
-  let t: TestServer
+  const { t } = useServer()
   let f: Fixture
   before(async () => {
-    t = await startServer()
     f = await makeFixture(t)
     await seed(t, f)
     await seedTheOtherReads(t, f)
   })
-  after(() => t.close())
 
   for (const entry of paged) {
     for (const decl of entry.def.paging ?? []) {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { compileErrors, validate } from '@readme/openapi-parser'
 import { registry } from '../../src/app.ts'
 import { camel, pascal } from '../../src/http/openapi-components.ts'
-import { freshKey, post, startServer, type TestServer } from '../support/harness.ts'
+import { freshKey, post, useServer } from '../support/harness.ts'
 import { type ErrorReply } from '../support/errors.ts'
 
 type Schema = { $ref?: string; oneOf?: Schema[]; allOf?: Schema[]; enum?: string[] }
@@ -23,11 +23,7 @@ type OpenApi = {
 }
 
 describe('platform', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('healthz answers ok once the database is reachable', async () => {
     const reply = await t.get('/healthz')

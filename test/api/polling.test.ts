@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { request } from 'node:http'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { post, startServer, type TestServer } from '../support/harness.ts'
+import { post, useServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 
 interface Raw {
@@ -32,17 +32,13 @@ const decode = (raw: Raw): string => {
 }
 
 describe('polling: conditional requests and compression', () => {
-  let t: TestServer
-  let me: { id: string; key: string }
+  const { t, me } = useServer({ participants: { me: ['Poller', 'poll-model'] } })
   let root: number
   before(async () => {
-    t = await startServer()
-    me = await t.join('Poller', 'poll-model')
     // Enough text that every polled read is over the compression threshold.
     root = (await post(t, me.key, { content: 'a root '.repeat(200), room: 'reflection', kind: 'reflection' })).body.id
     await post(t, me.key, { content: 'a reply '.repeat(200), reply_to: root })
   })
-  after(() => t.close())
 
   /** Every read an agent polls, and the descriptor; `change` makes the answer different. */
   const READS: Array<{ name: string; path: () => string }> = [
@@ -161,11 +157,7 @@ describe('polling: conditional requests and compression', () => {
 })
 
 describe('feed: unique tags, an HTML home page, date_modified on masked items', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   type Feed = { home_page_url: string; items: Array<{ id: string; tags: string[]; date_modified?: string }> }
 

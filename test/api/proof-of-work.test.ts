@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import type { Config } from '../../src/config.ts'
 import { PROOF_ACTIONS } from '../../src/schemas/proof.ts'
 import { registry } from '../../src/app.ts'
-import { startServer, twoInstances, type TestServer } from '../support/harness.ts'
+import { type TestServer, twoInstances, useServer } from '../support/harness.ts'
 import { codeOf } from '../support/errors.ts'
 import { callTool, connectMcp } from '../support/mcp.ts'
 import { postDraft } from '../support/operator.ts'
@@ -67,11 +67,7 @@ async function everything(t: TestServer): Promise<string> {
 const joinBody = (proof?: unknown) => ({ name: 'Worker', model: 'pow-model', ...(proof ? { proof } : {}) })
 
 describe('proof of work is off by default', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('join and a keyless draft need no proof; a proof sent anyway is ignored', async () => {
     assert.equal((await t.act('join', joinBody())).status, 200)
@@ -92,12 +88,8 @@ describe('proof of work is off by default', () => {
 })
 
 describe('proof of work switched on', () => {
-  let t: TestServer
   const config: Partial<Config> = { powDifficulty: 3, powMaxDifficulty: 6, powChallengeSeconds: 120 }
-  before(async () => {
-    t = await startServer({ config })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config })
 
   /** Join and a post draft with a proof, and what each refuses it with. */
   const attempts = {
@@ -267,13 +259,9 @@ describe('proof of work switched on', () => {
 })
 
 describe('the difficulty follows the load, and a refused write spends nothing', () => {
-  let t: TestServer
   // Every request here comes from one address: its bucket admits 10 joins a minute.
   const config: Partial<Config> = { powDifficulty: 2, powMaxDifficulty: 5, registrationRatePerMinute: 10 }
-  before(async () => {
-    t = await startServer({ config })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config })
 
   test('one bit more at half the per-minute limit and per further tenth, up to the maximum, and back', async () => {
     const early = await challengeFor(t, 'join')

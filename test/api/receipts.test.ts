@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import canonicalize from 'canonicalize'
 import { sql } from 'kysely'
 import { eraseName, findDraft, op, postDraft, submit } from '../support/operator.ts'
-import { post, startServer, twoInstances, type TestServer } from '../support/harness.ts'
+import { post, startServer, type TestServer, twoInstances, useServer } from '../support/harness.ts'
 
 const ROOT = new URL('../../', import.meta.url)
 const run = promisify(execFile)
@@ -59,19 +59,17 @@ async function heads(t: TestServer): Promise<Head[]> {
 const sha256 = async (text: string) => (await import('node:crypto')).createHash('sha256').update(text).digest('hex')
 
 describe('receipts and the hash chain', () => {
-  let t: TestServer
+  const { t } = useServer()
   let jwk: Jwk
   let key: string
   let participant: string
   const receipts: Receipt[] = []
   before(async () => {
-    t = await startServer()
     jwk = (await t.get<Jwk>('/.well-known/clearing-signing-key')).body
     const me = await t.join()
     key = me.key
     participant = me.id
   })
-  after(() => t.close())
 
   test('the well-known path serves the public JWK only, the descriptor names it', async () => {
     assert.deepEqual(Object.keys(jwk).sort(), ['alg', 'crv', 'kid', 'kty', 'previous', 'use', 'x'])

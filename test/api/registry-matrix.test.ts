@@ -4,10 +4,11 @@
  * (auth, effect, allowPaused), never listed by hand, so a new action is covered the day it lands.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import type { RegisteredAction } from '../../src/core/registry.ts'
 import { call, example, makeFixture, registry, type Fixture } from '../support/examples.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
+import { useFixture } from '../support/servers.ts'
+import { useServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { storedState } from '../support/snapshot.ts'
 import { codeOf } from '../support/errors.ts'
@@ -30,13 +31,7 @@ describe('every registry action has a valid example input', () => {
 })
 
 describe('participant state is enforced on every action that takes a key', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer()
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture()
 
   /** A fresh caller put into the state, then the action with the fixture's example input. */
   async function inState(entry: RegisteredAction, enter: (caller: { id: string; key: string }) => Promise<void>) {
@@ -92,14 +87,12 @@ describe('participant state is enforced on every action that takes a key', () =>
 })
 
 describe('paused writes refuse every write but the operators own, and no read', () => {
-  let t: TestServer
+  const { t } = useServer()
   let f: Fixture
   before(async () => {
-    t = await startServer()
     f = await makeFixture(t)
     assert.equal((await op(t, 'pause_writes', { reason_code: 'other', reason: 'matrix' })).status, 200)
   })
-  after(() => t.close())
 
   for (const entry of registry.all) {
     const { name, effect, auth } = entry.def

@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { after, afterEach, before, describe, test } from 'node:test'
+import { afterEach, describe, test } from 'node:test'
 import { KEY_FAILURE_LIMIT } from '../../src/core/key-guard.ts'
 import type { RegisteredAction } from '../../src/core/registry.ts'
-import { example, makeFixture, registry, type Fixture } from '../support/examples.ts'
-import { freshKey, startServer, type Reply, type TestServer } from '../support/harness.ts'
+import { example, registry } from '../support/examples.ts'
+import { useFixture } from '../support/servers.ts'
+import { freshKey, type Reply, type TestServer, useServer } from '../support/harness.ts'
 import { codeOf, type ErrorReply } from '../support/errors.ts'
 import { op } from '../support/operator.ts'
 
@@ -50,13 +51,7 @@ const secretFields = (entry: RegisteredAction) =>
 const withSecrets = registry.all.filter((entry) => secretFields(entry).length > 0)
 
 describe('wrong secrets of every kind count in one abuse bucket and block it', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer({ config: { trustProxy: true } })
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture({ config: { trustProxy: true } })
   // The example of pause_writes, served from another client, pauses them for the tests after it.
   afterEach(async () => {
     await op(t, 'resume_writes', { reason_code: 'other' })
@@ -118,11 +113,7 @@ async function acceptedFromElsewhere(t: TestServer, entry: RegisteredAction, bod
 }
 
 describe('rotate_key refuses a new key in one answer that counts as a guess', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer({ config: { trustProxy: true } })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config: { trustProxy: true } })
 
   test('in use, wrong format and patterned keys get the same code, message and details', async () => {
     const me = await t.join()

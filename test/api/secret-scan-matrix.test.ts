@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { call, examples, makeFixture, registry, type Fixture } from '../support/examples.ts'
+import { describe, test } from 'node:test'
+import { call, examples, registry } from '../support/examples.ts'
+import { useFixture } from '../support/servers.ts'
 import { codeOf } from '../support/errors.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
 import { PLANTED } from '../support/secrets.ts'
 import { storedState } from '../support/snapshot.ts'
 
@@ -31,13 +31,7 @@ function plant(input: Input, path: string, secret: string): { input: Input; at: 
 const writes = registry.all.filter((entry) => entry.textFields.length > 0)
 
 describe('every stored text field of every action refuses a planted secret (derived from the registry)', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer()
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture()
 
   test('the derived fields include every kind of stored text the issue names', () => {
     const fields = new Set(writes.flatMap((e) => e.textFields.map((path) => `${e.def.name}${path}`)))

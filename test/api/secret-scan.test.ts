@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { codeOf } from '../support/errors.ts'
-import { legacyKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
+import { legacyKey, post, type Reply, startServer, type TestServer, useServer } from '../support/harness.ts'
 import { callTool, connectMcp } from '../support/mcp.ts'
 import { PLANTED, PLANTED_KIND } from '../support/secrets.ts'
 import { storedState } from '../support/snapshot.ts'
@@ -30,13 +30,10 @@ function assertRefused(reply: Reply, path: string, kind: string, secret: string)
 }
 
 describe('no secret is stored through Clearing (issue 54, part 2)', () => {
-  let t: TestServer
-  let me: { id: string; key: string }
-  before(async () => {
-    t = await startServer({ config: { secretPatterns: [{ kind: 'acme_token', pattern: 'acme_[a-z0-9]{16}' }] } })
-    me = await t.join('Scanned', 'm')
+  const { t, me } = useServer({
+    config: { secretPatterns: [{ kind: 'acme_token', pattern: 'acme_[a-z0-9]{16}' }] },
+    participants: { me: ['Scanned', 'm'] },
   })
-  after(() => t.close())
 
   for (const [name, secret] of Object.entries(PLANTED)) {
     test(`${name}: refused with its kind, nothing stored, never echoed or logged`, async () => {
@@ -139,11 +136,7 @@ describe('no secret is stored through Clearing (issue 54, part 2)', () => {
 })
 
 describe('a Clearing key found in a write is revoked at once, and its owner told', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test("another participant's key in a post: refused, the key revoked, the owner sees key_exposed", async () => {
     const victim = await t.join('Victim', 'm')

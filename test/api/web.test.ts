@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, type TestServer, useServer } from '../support/harness.ts'
 import { OPERATOR_KEY, op } from '../support/operator.ts'
 
 const EVIL = '<script>alert("x")</script>&<b onmouseover=1>'
@@ -17,16 +17,13 @@ async function page(t: TestServer, path: string) {
 }
 
 describe('web pages', () => {
-  let t: TestServer
-  let evil: { id: string; key: string }
+  const { t, evil } = useServer({ participants: { evil: [EVIL, EVIL] } })
   let root = 0
   let reply = 0
   let memoryId = ''
   let revisionId = 0
 
   before(async () => {
-    t = await startServer()
-    evil = await t.join(EVIL, EVIL)
     root = (await post(t, evil.key, { content: `${EVIL} root-canary` })).body.id
     reply = (await post(t, evil.key, { content: 'reply-canary', reply_to: root })).body.id
     const note = await t.act<{ memory_id: string; id: number }>('save_shared_memory', {
@@ -42,7 +39,6 @@ describe('web pages', () => {
     memoryId = note.body.memory_id
     revisionId = note.body.id
   })
-  after(() => t.close())
 
   const PAGES = () => [
     '/',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { drawnId, Publisher, whenPublic } from '../../src/store/publication.ts'
@@ -16,7 +16,7 @@ import { prepared } from '../../src/db/prepared.ts'
 import { registerParticipant } from '../../src/store/participants/registration.ts'
 import { allocateId, hasPending, publicIdsOf } from '../../src/store/public-ids.ts'
 import { dialect, insertTestParticipant, migratedStore, testParticipantRow } from '../support/database.ts'
-import { post, startServer, type TestServer } from '../support/harness.ts'
+import { post, useServer } from '../support/harness.ts'
 import { housekeepingPasses } from '../support/housekeeping.ts'
 import { op } from '../support/operator.ts'
 import { contributionDigest } from '../../src/services/receipts/content-digest.ts'
@@ -634,11 +634,7 @@ describe(
   'the write path on PostgreSQL: each last write takes its COMMIT along',
   { skip: dialect !== 'postgres' },
   () => {
-    let t: TestServer
-    before(async () => {
-      t = await startServer()
-    })
-    after(() => t.close())
+    const { t } = useServer()
 
     test('contribute, join and publication send their COMMIT before the answer to their last write', async () => {
       // Every statement the server's connections send, and when its answer came back, in order.
@@ -701,11 +697,7 @@ describe(
   { skip: dialect !== 'postgres' },
   () => {
     const store = migratedStore()
-    let t: TestServer
-    before(async () => {
-      t = await startServer({ config: { registrationRatePerMinute: 1000 } })
-    })
-    after(() => t.close())
+    const { t } = useServer({ config: { registrationRatePerMinute: 1000 } })
 
     /** Runs fn while every statement sent is recorded with the connection it went on. */
     const recording = async <T>(

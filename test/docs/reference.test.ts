@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { REGENERATE, renderReadme, renderReference } from '../../scripts/docs/reference.ts'
+import { REGENERATE, renderMcpGuide, renderReadme, renderReference } from '../../scripts/docs/reference.ts'
 import { registry } from '../../src/app.ts'
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')
@@ -13,6 +13,11 @@ test('docs/reference.md is what the registry renders now', async () => {
 test("the README's configuration table is what src/config.ts renders now", async () => {
   const readme = read('README.md')
   assert.ok(readme === (await renderReadme(readme)), `the README's configuration table is stale: run ${REGENERATE}`)
+})
+
+test("docs/mcp.md's tools table is what the registry renders now", async () => {
+  const guide = read('docs/mcp.md')
+  assert.ok(guide === (await renderMcpGuide(guide)), `the tools table of docs/mcp.md is stale: run ${REGENERATE}`)
 })
 
 test('the reference names every action, tool and error code', async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { request as httpRequest } from 'node:http'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { validate } from '@readme/openapi-parser'
 import { InitializeResultSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
-import { sharedDatabase, startServer, type TestServer } from '../support/harness.ts'
+import { sharedDatabase, startServer, type TestServer, useServer } from '../support/harness.ts'
 import { callTool, connectMcp } from '../support/mcp.ts'
 
 const VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25']
@@ -43,11 +43,7 @@ function postWithHost(url: string, host: string): Promise<number> {
 }
 
 describe('MCP transport', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('initialize negotiates each supported protocol version through the SDK client', async () => {
     const mcp = await connectMcp(t.url)

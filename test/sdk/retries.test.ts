@@ -4,9 +4,9 @@
  * identity each time, never is.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { isClearingError } from '../../clients/typescript/src/index.ts'
-import { startServer, type TestServer } from '../support/harness.ts'
+import { useServer } from '../support/harness.ts'
 import { op } from '../support/operator.ts'
 import { recordedClient } from '../support/sdk.ts'
 
@@ -15,11 +15,7 @@ const JOIN = '/api/clearing/join'
 const post = { room: 'connection', kind: 'conversation' } as const
 
 describe('SDK retries', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer({ config: { registrationRatePerMinute: 1 } })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config: { registrationRatePerMinute: 1 } })
 
   const writes = async (action: 'pause_writes' | 'resume_writes') => {
     const reply = await op(t, action, { reason_code: 'other' })

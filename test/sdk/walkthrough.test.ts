@@ -5,13 +5,13 @@
  * client really waited what the service asked.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { ClearingError, isClearingError, type ClearingClient } from '../../clients/typescript/src/index.ts'
-import { startServer, post, type TestServer } from '../support/harness.ts'
+import { post, useServer } from '../support/harness.ts'
 import { recordedClient, type RecordedClient } from '../support/sdk.ts'
 
 describe('the SDK walkthrough', () => {
-  let t: TestServer
+  const { t } = useServer()
   let recorded: RecordedClient
   let agent: ClearingClient
   let key = ''
@@ -20,10 +20,8 @@ describe('the SDK walkthrough', () => {
   let lastClientId = ''
 
   before(async () => {
-    t = await startServer()
     recorded = recordedClient(t)
   })
-  after(() => t.close())
 
   test('join returns an identity and its key', async () => {
     const me = await recorded.client.join({ name: 'SDK agent', model: 'sdk-test' })

@@ -129,7 +129,8 @@ export async function dropTestSchemas(url: string): Promise<void> {
   }
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+/** One statement on its own connection: creating and dropping schemas and databases. */
+export async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

@@ -171,3 +171,39 @@ export async function post(
     ...fields,
   })
 }
+
+type Joined = { id: string; key: string }
+/** A participant to join: its name, or its name and model label. */
+type Joining = string | readonly [name: string, model: string]
+
+export interface UseServerOptions<P extends Record<string, Joining>> extends Omit<StartOptions, 'config'> {
+  /** The configuration, or a function giving it once earlier hooks have run (fakes they started, say). */
+  config?: Partial<Config> | (() => Partial<Config>)
+  /** Joined in this order once the server listens: `{ ann: ['Ann', 'model-a'], bob: 'Bob' }`. */
+  participants?: P
+}
+
+/**
+ * A server for the tests of one file or describe block: started in a `before` hook (registered first,
+ * so later hooks see it), closed after them, with its participants joined. What it returns is filled
+ * in by that hook: use it inside tests and hooks, e.g. `const { t, ann } = useServer({ participants:
+ * { ann: 'Ann' } })`.
+ */
+export function useServer<const P extends Record<string, Joining> = Record<never, Joining>>(
+  options: UseServerOptions<P> = {},
+): { t: TestServer } & { [K in keyof P]: Joined } {
+  const { participants = {} as P, config, ...start } = options
+  const t = {} as TestServer
+  const joined = Object.fromEntries(Object.keys(participants).map((name) => [name, { id: '', key: '' }]))
+  let started: TestServer | undefined
+  before(async () => {
+    started = await startServer({ ...start, config: typeof config === 'function' ? config() : config })
+    Object.assign(t, started)
+    for (const [name, joining] of Object.entries(participants as Record<string, Joining>)) {
+      const [display, model] = typeof joining === 'string' ? [joining, undefined] : joining
+      Object.assign(joined[name] as Joined, await started.join(display, model))
+    }
+  })
+  after(() => started?.close())
+  return { t, ...joined } as { t: TestServer } & { [K in keyof P]: Joined }
+}

@@ -23,7 +23,7 @@ test('the MCP tools table of docs/mcp.md has a row for every MCP tool', async ()
   assert.deepEqual(
     tools.filter((name) => !table.includes(`| \`${name}\``)),
     [],
-    'add these tools to the table under "## Tools" in docs/mcp.md',
+    'the tools table under "## Tools" in docs/mcp.md lacks these tools: run npm run docs:reference',
   )
 })
 

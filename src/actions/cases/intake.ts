@@ -8,7 +8,6 @@ import { CaseReceipt, CaseStatus, PrivacyInput, ReportInput, caseStatusInput } f
 import { insertCase, type CaseKind, type CaseRow } from '../../store/cases/write.ts'
 import { findCase } from '../../store/cases/read.ts'
 import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 const CASES_PER_MINUTE = 20
 const RECEIPT_NOTE =
@@ -29,7 +28,7 @@ async function openCase(ctx: WriteContext, kind: CaseKind, fields: CaseFields) {
   const receiptKey = newSecret(ctx.random, 'receipt')
   await insertCase(ctx.db, {
     id: caseId,
-    seq: await nextId(ctx.db, ID_COUNTERS.cases),
+    seq: await nextId(ctx.db, 'cases'),
     kind,
     receipt_hash: ctx.services.secrets.digest(receiptKey),
     status: 'received',

@@ -16,7 +16,6 @@ import {
 import { nextId } from '../../store/counters.ts'
 import { findDraftByClientId, type DraftRow, type DraftState } from '../../store/drafts/read.ts'
 import { insertDraftIfNew } from '../../store/drafts/write.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 const NOTE =
   'Received privately. Nothing is public until an operator reviews and publishes it; no identity was created. ' +
@@ -84,7 +83,7 @@ export const submitDraft = defineAction({
     const publicRef = payload.public_status ? `drf_${ctx.random.bytes(16).toString('base64url')}` : null
     const inserted = await insertDraftIfNew(ctx.db, {
       id,
-      seq: await nextId(ctx.db, ID_COUNTERS.drafts),
+      seq: await nextId(ctx.db, 'drafts'),
       client_id: input.client_id,
       participation_action: 'participation_action' in input ? input.participation_action : POST_DRAFT_ACTION,
       name: input.name,

@@ -7,7 +7,6 @@ import { nextId } from '../../store/counters.ts'
 import { findReviewByClientId, latestReviewStatus } from '../../store/feedback/read.ts'
 import { insertReview, lockFeedback } from '../../store/feedback/write.ts'
 import { appendDeltas, reviewUsage } from '../../store/usage/write.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
 
 export const reviewFeedback = defineAction({
   name: 'review_feedback',
@@ -59,7 +58,7 @@ export const reviewFeedback = defineAction({
       })
     }
     const previous = await latestReviewStatus(ctx.db, input.feedback_id)
-    const id = await nextId(ctx.db, ID_COUNTERS.feedbackReviews)
+    const id = await nextId(ctx.db, 'feedback_reviews')
     await insertReview(ctx.db, {
       id,
       feedback_id: input.feedback_id,

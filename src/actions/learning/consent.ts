@@ -3,7 +3,7 @@ import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { Consent, LearningConsentInput } from '../../schemas/learning.ts'
 import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
+import { NAMED_COUNTERS } from '../../store/counter-names.ts'
 import { contributionAuthor } from '../../store/learning/read.ts'
 import { toConsent } from '../../store/learning/consents.ts'
 import { recordConsent } from '../../store/learning/write.ts'
@@ -58,7 +58,7 @@ export const learningConsent = defineAction({
     const row = {
       contribution_id: input.contribution_id,
       purpose: input.purpose,
-      seq: await nextId(ctx.db, ID_COUNTERS.learningConsents),
+      seq: await nextId(ctx.db, NAMED_COUNTERS.learningConsents),
       participant_id: participantId,
       granted: input.granted ? 1 : 0,
       terms_version: input.terms_version ?? null,

@@ -11,7 +11,7 @@ import {
 } from '../../schemas/learning.ts'
 import { listPaging, pagedResult } from '../../schemas/paging.ts'
 import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
+import { NAMED_COUNTERS } from '../../store/counter-names.ts'
 import { lockRecord, updateRecord } from '../../store/learning/write.ts'
 import { currentAllowsMemory, isPublicLesson, reviewQueue } from '../../store/learning/read.ts'
 import { operatorAction } from '../../core/operator-action.ts'
@@ -60,7 +60,7 @@ export const approveLearning = operatorAction({
     }
     let lessonId = record.lesson_id === null ? null : Number(record.lesson_id)
     if (lessonId === null) {
-      lessonId = await nextId(ctx.db, ID_COUNTERS.learningLessons)
+      lessonId = await nextId(ctx.db, NAMED_COUNTERS.learningLessons)
       await updateRecord(ctx.db, record.id, { review: 'approved', lesson_id: lessonId, approved_at: iso(ctx.now) })
     }
     const shown = await isPublicLesson(ctx.db, record.id)

@@ -11,7 +11,6 @@ import {
 } from '../../services/versioned-records.ts'
 import { SaveLearningInput, SaveLearningResult } from '../../schemas/learning.ts'
 import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
 import {
   insertLearningRevision,
   insertRecord,
@@ -135,7 +134,7 @@ async function createRecord(ctx: WriteContext, participantId: string, recordId: 
   // then finds the record and answers version_conflict.
   await insertRecord(ctx.db, {
     id: recordId,
-    seq: await nextId(ctx.db, ID_COUNTERS.learningRecords),
+    seq: await nextId(ctx.db, 'learning_records'),
     participant_id: participantId,
     version: 1,
     review: 'pending',

@@ -4,7 +4,6 @@ import { ServiceError } from '../../services/errors.ts'
 import { atomicAmount, catalogTerms } from '../../payments/catalog.ts'
 import { AcceptInput, AgreementResult, OrderInput, PaymentRequiredBody } from '../../schemas/services.ts'
 import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
 import { insertAgreement, insertOrder, type OrderRow } from '../../store/orders/write.ts'
 import { findAgreement } from '../../store/orders/read.ts'
 import { requireSession, SESSION_FROM_COOKIE } from '../../services/wallet-sessions.ts'
@@ -60,7 +59,7 @@ export const order = defineAction({
     const header = payments.encodeRequired(required)
     const row: OrderRow = {
       id,
-      seq: await nextId(ctx.db, ID_COUNTERS.serviceOrders),
+      seq: await nextId(ctx.db, 'service_orders'),
       address: session.address,
       service_id: service.id,
       title: service.title,

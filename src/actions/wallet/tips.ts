@@ -4,7 +4,6 @@ import { iso } from '../../services/clock.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { VerifyTipInput, VerifyTipResult } from '../../schemas/wallet.ts'
 import { nextId } from '../../store/counters.ts'
-import { ID_COUNTERS } from '../../store/counter-names.ts'
 import type { Db } from '../../db/database.ts'
 import { insertReceipt, type TipReceiptRow } from '../../store/wallet/write.ts'
 import { findReceiptByHash } from '../../store/wallet/read.ts'
@@ -77,7 +76,7 @@ export const verifyTip = defineAction({
       await refuseRecorded(db, hash)
       const row: TipReceiptRow = {
         id: ctx.random.uuid(),
-        seq: await nextId(db, ID_COUNTERS.tipReceipts),
+        seq: await nextId(db, 'tip_receipts'),
         tx_hash: hash,
         value_wei: tip.valueWei.toString(),
         confirmations: tip.confirmations,

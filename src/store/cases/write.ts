@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import type { CaseTable } from '../../db/schema.ts'
+import type { CaseTable } from './tables.ts'
 
 export type CaseRow = Selectable<CaseTable>
 export type CaseKind = 'report' | 'privacy'

@@ -1,6 +1,7 @@
 import { type Selectable, type ExpressionBuilder, type Insertable } from 'kysely'
 import type { Db } from '../../db/database.ts'
-import type { BookmarkTable, ContributionTable, Schema } from '../../db/schema.ts'
+import type { Schema } from '../../db/schema.ts'
+import type { BookmarkTable, ContributionTable } from './tables.ts'
 import type { Contribution } from '../../schemas/records.ts'
 import { AUTHOR_COLUMNS, attributionOf } from '../attribution.ts'
 import { envelope } from '../../signals/stored.ts'

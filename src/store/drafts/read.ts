@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
-import type { DraftTable } from '../../db/schema.ts'
+import type { DraftTable } from './tables.ts'
 
 export type DraftRow = Selectable<DraftTable>
 export type DraftState = 'pending' | 'published' | 'rejected' | 'expired'

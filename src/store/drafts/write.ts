@@ -2,7 +2,7 @@ import { type DraftRow, type DraftState } from './read.ts'
 import type { Insertable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import type { DraftTable } from '../../db/schema.ts'
+import type { DraftTable } from './tables.ts'
 
 /**
  * Inserts a draft unless its client_id is taken. On PostgreSQL a concurrent insert of the same

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import type { FeedbackReport, FeedbackReview } from '../../schemas/feedback.ts'
 import type { Db } from '../../db/database.ts'
-import type { FeedbackReviewTable } from '../../db/schema.ts'
+import type { FeedbackReviewTable } from './tables.ts'
 import { AUTHOR_COLUMNS, attributionOf } from '../attribution.ts'
 import { envelope } from '../../signals/stored.ts'
 import { moderationOf } from '../moderation/link.ts'

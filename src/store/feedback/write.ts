@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import type { FeedbackReviewTable, FeedbackTable } from '../../db/schema.ts'
+import type { FeedbackReviewTable, FeedbackTable } from './tables.ts'
 
 export async function insertFeedback(db: WriteTx, row: Insertable<FeedbackTable>): Promise<void> {
   await db.insertInto('feedback').values(row).execute()

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
-import type { LearningConsentTable } from '../../db/schema.ts'
+import type { LearningConsentTable } from './tables.ts'
 
 export type ConsentRow = Selectable<LearningConsentTable>
 export type Purpose = 'memory' | 'research_training'

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
-import type { LearningRevisionTable } from '../../db/schema.ts'
+import type { LearningRevisionTable } from './tables.ts'
 import type { Static } from 'typebox'
 import type { LearningRecord, LearningRevision } from '../../schemas/learning.ts'
 import { consentStates } from './consents.ts'

@@ -1,7 +1,7 @@
 import { type ConsentRow } from './consents.ts'
 import type { Insertable, Updateable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
-import type { LearningRecordTable, LearningRevisionTable } from '../../db/schema.ts'
+import type { LearningRecordTable, LearningRevisionTable } from './tables.ts'
 import { lockRow } from '../../db/dialect.ts'
 
 /** The record row, locked so concurrent saves, withdrawals and reviews of it queue (PostgreSQL). */

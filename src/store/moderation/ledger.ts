@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import type { LedgerAction, LedgerEntry, LedgerTarget, ReasonCode } from '../../schemas/moderation.ts'
 import type { Db } from '../../db/database.ts'
-import type { ModerationLedgerTable } from '../../db/schema.ts'
+import type { ModerationLedgerTable } from './tables.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
 
 type Entry = Static<typeof LedgerEntry>

@@ -1,7 +1,6 @@
 import { TABLES, type NewLedgerEntry } from './ledger.ts'
 import type { WriteTx } from '../../db/database.ts'
 import { nextId } from '../counters.ts'
-import { ID_COUNTERS } from '../counter-names.ts'
 import type { QUARANTINE_TARGETS } from '../../schemas/operator.ts'
 import { setLessonQuarantined } from '../learning/write.ts'
 import { markPublicChange } from '../public-stamp.ts'
@@ -45,7 +44,7 @@ export async function quarantineNote(db: WriteTx, memoryId: string, at: string, 
 
 /** Appends an entry in the caller's transaction, so the act and its public record commit together. */
 export async function insertLedgerEntry(db: WriteTx, entry: NewLedgerEntry): Promise<number> {
-  const id = await nextId(db, ID_COUNTERS.moderationLedger)
+  const id = await nextId(db, 'moderation_ledger')
   await db
     .insertInto('moderation_ledger')
     .values({ id, ...entry })

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import type { MemoryRevisionTable } from '../../db/schema.ts'
+import type { MemoryRevisionTable } from './tables.ts'
 
 /** The newest revision of a note, locked so concurrent revisions of it queue (PostgreSQL). */
 export async function lockLatestRevision(db: WriteTx, memoryId: string) {

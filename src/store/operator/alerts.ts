@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { Db, WriteTx } from '../../db/database.ts'
-import type { AlertOutboxTable } from '../../db/schema.ts'
+import type { AlertOutboxTable } from './tables.ts'
 
 export type AlertRow = Selectable<AlertOutboxTable>
 

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
 import { keysetPage, type Page, type PageRequest } from '../pager.ts'
-import type { OperatorAuditTable } from '../../db/schema.ts'
+import type { OperatorAuditTable } from './tables.ts'
 import { type AlertRow } from './alerts.ts'
 
 export async function dedupeKeyTaken(db: Db, dedupeKey: string): Promise<boolean> {

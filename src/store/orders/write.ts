@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
 import { lockRow } from '../../db/dialect.ts'
-import type { ServiceOrderTable } from '../../db/schema-wallet.ts'
+import type { ServiceOrderTable } from './tables.ts'
 
 export type OrderRow = Selectable<ServiceOrderTable>
 export type OrderChanges = Updateable<ServiceOrderTable>

@@ -7,7 +7,8 @@ import { markPublicChange } from '../public-stamp.ts'
 import { modelLabelDigest } from '../usage/rebuild.ts'
 import { appendDeltas, insertActivity, joinUsage, provenanceUsage, statusUsage, type Activity } from '../usage/write.ts'
 import { findActivity } from '../usage/read.ts'
-import type { ParticipantTable, Schema } from '../../db/schema.ts'
+import type { Schema } from '../../db/schema.ts'
+import type { ParticipantTable } from './tables.ts'
 
 export type ParticipantRow = Selectable<ParticipantTable>
 export type KeyState = 'active' | 'rotated' | 'revoked'

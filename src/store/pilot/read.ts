@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
-import type { PilotSlotTable } from '../../db/schema.ts'
+import type { PilotSlotTable } from './tables.ts'
 
 export type PilotSlotRow = Selectable<PilotSlotTable>
 

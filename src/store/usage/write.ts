@@ -5,7 +5,8 @@ import { USAGE_COUNTERS as U } from '../counter-names.ts'
 import { collectFor, type CommitHook } from '../../db/commit-hooks.ts'
 import type { Db, WriteTx } from '../../db/database.ts'
 import { isPostgres } from '../../db/dialect.ts'
-import type { Schema, UsageParticipantTable } from '../../db/schema.ts'
+import type { Schema } from '../../db/schema.ts'
+import type { UsageParticipantTable } from './tables.ts'
 
 /**
  * Usage accounting behind view=usage. A write changes its participant's activity row (already

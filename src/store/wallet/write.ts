@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely'
 import type { WriteTx } from '../../db/database.ts'
-import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from '../../db/schema-wallet.ts'
+import type { TipReceiptTable, WalletNonceTable, WalletSessionTable } from './tables.ts'
 
 export type SessionRow = Selectable<WalletSessionTable>
 export type TipReceiptRow = Selectable<TipReceiptTable>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 
 interface AgentView {
   agent: { id: string; name: string; model: string; status: string }
@@ -12,19 +12,15 @@ interface AgentView {
 type ErrorBody = { error: { code: string } }
 
 describe('view=agent: a public profile and its contributions', () => {
-  let t: TestServer
-  let ada: { id: string; key: string }
+  const { t, ada } = useServer({ participants: { ada: ['Ada', 'model-a'] } })
   const mine: number[] = []
   before(async () => {
-    t = await startServer()
-    ada = await t.join('Ada', 'model-a')
     const ben = await t.join('Ben', 'model-b')
     for (let i = 0; i < 12; i++) {
       mine.push((await post(t, ada.key, { content: `ada ${i}` })).body.id)
       await post(t, ben.key, { content: `ben ${i}` })
     }
   })
-  after(() => t.close())
 
   test('the profile, the ten newest first, and pages of all contributions oldest first', async () => {
     const first = await t.view<AgentView>('agent', { participant_id: ada.id, limit: 5 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 
 type ErrorBody = { error: { code: string } }
 type Bookmark = { contribution_cursor: number; memory_cursor: number; carry_context: string | null }
@@ -15,11 +15,7 @@ type Resume = {
 }
 
 describe('appreciate', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('one per participant per contribution of someone else, never one own', async () => {
     const ada = await t.join('Ada', 'm')
@@ -60,11 +56,7 @@ describe('appreciate', () => {
 })
 
 describe('bookmarks', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('resume without a bookmark starts from zero and returns everything relevant', async () => {
     const ada = await t.join('Ada', 'm')

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { listAlerts } from '../../../src/store/operator/read.ts'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { post, startServer, useServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 import { type ErrorReply } from '../../support/errors.ts'
 
@@ -46,11 +46,7 @@ const privacy = (fields: Record<string, unknown> = {}) => ({
 })
 
 describe('reports', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('intake returns a case and a private receipt; status needs both', async () => {
     const me = await t.join()
@@ -227,11 +223,7 @@ describe('reports', () => {
 })
 
 describe('privacy requests', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('intake, validation and status', async () => {
     const filed = await t.act<Receipt>('privacy_request', privacy())

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { ROOM_IDS, CONTRIBUTION_KINDS } from '../../../src/schemas/rooms.ts'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { post, startServer, type TestServer, useServer } from '../../support/harness.ts'
 import { storedState } from '../../support/snapshot.ts'
 import { type ErrorReply } from '../../support/errors.ts'
 
@@ -10,11 +10,7 @@ type Timeline = {
 }
 
 describe('contribute', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   const count = async () => (await t.view<{ usage: { contributions: number } }>(undefined)).body.usage.contributions
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 
 interface Returns {
   replies_to_you: Array<{ id: number }> | null
@@ -11,11 +11,7 @@ interface Returns {
 }
 
 describe('check_returns pages replies and followed threads with one cursor', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('205 replies plus one later post in a followed thread: paging to the end returns all 206', async () => {
     const me = await t.join('Returning', 'm')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, type TestServer, useServer } from '../../support/harness.ts'
 import { findDraft, op, submit } from '../../support/operator.ts'
 
 type ErrorBody = { error: { code: string } }
@@ -26,14 +26,12 @@ async function publish<T = Record<string, unknown>>(t: TestServer, body: Record<
 }
 
 describe('publishing variant B drafts through the participation actions', () => {
-  let t: TestServer
+  const { t } = useServer()
   let source: number
   before(async () => {
-    t = await startServer()
     const ada = await t.join('Ada', 'model-a')
     source = (await post(t, ada.key)).body.id
   })
-  after(() => t.close())
 
   test('a feedback draft becomes public feedback attributed to its labels', async () => {
     const { reply } = await publish<{ post_id: number }>(

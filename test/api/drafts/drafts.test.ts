@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { listAlerts } from '../../../src/store/operator/read.ts'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { post, useServer } from '../../support/harness.ts'
 import { findDraft, op, postDraft, submit } from '../../support/operator.ts'
 
 interface SubmitReply {
@@ -30,11 +30,7 @@ const feedbackDraft = (fields: Record<string, unknown> = {}): Record<string, unk
 }
 
 describe('keyless drafts', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   const pendingCount = async () =>
     (await op<{ drafts: unknown[] }>(t, 'list_drafts', { limit: 200 })).body.drafts.length

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { op } from '../../support/operator.ts'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { post, useServer } from '../../support/harness.ts'
 
 type Json = Record<string, unknown>
 type Feed = Json & { items: Json[]; next_url?: string; feed_url: string; _clearing: Json }
@@ -104,11 +104,10 @@ function validateJsonFeed(feed: Json): void {
 }
 
 describe('/feed.json', () => {
-  let t: TestServer
+  const { t } = useServer()
   let contributionIds: number[]
   let revisionIds: number[]
   before(async () => {
-    t = await startServer()
     const ada = await t.join('Ada', 'model-a')
     contributionIds = []
     for (let i = 0; i < 5; i++) contributionIds.push((await post(t, ada.key, { content: `post ${i}` })).body.id)
@@ -128,7 +127,6 @@ describe('/feed.json', () => {
       revisionIds.push(saved.body.id)
     }
   })
-  after(() => t.close())
 
   test('is a valid JSON Feed 1.1 served as application/feed+json, newest first, attributed', async () => {
     const reply = await t.get<Feed>('/feed.json')

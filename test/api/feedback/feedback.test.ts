@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { startServer, type TestServer } from '../../support/harness.ts'
+import { describe, test } from 'node:test'
+import { startServer, useServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 
 const REVIEW_KEY = 'review-secret-for-tests-0123456789'
@@ -20,13 +20,7 @@ type Report = {
 type Page = { feedback: Report[]; next_cursor: number; has_more: boolean }
 
 describe('feedback and reviews', () => {
-  let t: TestServer
-  let ada: { id: string; key: string }
-  before(async () => {
-    t = await startServer({ config: { reviewKey: REVIEW_KEY } })
-    ada = await t.join('Ada', 'model-a')
-  })
-  after(() => t.close())
+  const { t, ada } = useServer({ config: { reviewKey: REVIEW_KEY }, participants: { ada: ['Ada', 'model-a'] } })
 
   const give = (fields: Record<string, unknown>) =>
     t.act<{ id: number; duplicate: boolean } & ErrorBody>('feedback', {

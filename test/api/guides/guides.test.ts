@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 
 type Json = Record<string, unknown>
@@ -20,11 +20,10 @@ interface Progress {
 }
 
 describe('read-only guides', () => {
-  let t: TestServer
-  const ids: Record<string, number> = {}
+  const { t } = useServer()
   let artifactId = ''
+  const ids: Record<string, number> = {}
   before(async () => {
-    t = await startServer()
     t.clock.set('2026-03-02T09:00:00Z')
     const alice = await t.join('Alice', 'model-a')
     t.clock.set('2026-03-03T09:00:00Z')
@@ -90,7 +89,6 @@ describe('read-only guides', () => {
       })
       .execute()
   })
-  after(() => t.close())
 
   test('GET /api/progress: dated findings, artifacts and experiments, each linked to its sources', async () => {
     const reply = await t.get<Progress>('/api/progress')

@@ -1,7 +1,7 @@
 /** Bounds and strictness of every field of the learning actions: 400, and nothing stored. */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 import { learn, record, saved, type ErrorBody } from '../../support/learning.ts'
 import { op } from '../../support/operator.ts'
 import { storedState } from '../../support/snapshot.ts'
@@ -14,17 +14,15 @@ const without = (body: Record<string, unknown>, field: string) => {
 }
 
 describe('learning inputs are bounded and strict', () => {
-  let t: TestServer
+  const { t } = useServer()
   let key: string
   let source: number
   let recordId: string
   before(async () => {
-    t = await startServer()
     key = (await t.join('Ann', 'model-a')).key
     source = (await post(t, key)).body.id
     recordId = (await saved(t, record(key, [source]))).record_id
   })
-  after(() => t.close())
 
   async function refused(action: string, body: Record<string, unknown>, code = 'invalid_request', status = 400) {
     const before = await storedState(t.server.database.db)

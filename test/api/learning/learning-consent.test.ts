@@ -4,8 +4,8 @@
  * checked against both public lesson reads, the research export and the author's own flags.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 import {
   approve,
   consent,
@@ -37,10 +37,9 @@ interface Cell {
 const label = (c: Cell) => `memory ${c.memory}, research ${c.research}, ${c.approve ? 'approved' : 'not approved'}`
 
 describe('the consent matrix against public lessons, the export and my_learning', () => {
-  let t: TestServer
-  let ann: { id: string; key: string }
-  let bob: { id: string; key: string }
-  let eve: { id: string; key: string }
+  const { t, ann, bob, eve } = useServer({
+    participants: { ann: ['Ann', 'model-a'], bob: ['Bob', 'model-b'], eve: ['Eve', 'model-e'] },
+  })
   const cells: Cell[] = []
 
   /** What the rules of DESIGN.md say about a cell in its current state. */
@@ -100,10 +99,6 @@ describe('the consent matrix against public lessons, the export and my_learning'
   }
 
   before(async () => {
-    t = await startServer()
-    ann = await t.join('Ann', 'model-a')
-    bob = await t.join('Bob', 'model-b')
-    eve = await t.join('Eve', 'model-e')
     // Ann's own contribution is a second source of every record, consented for both purposes by her.
     const own = (await post(t, ann.key, { content: 'what Ann tried' })).body.id
     for (const purpose of ['memory', 'research_training'] as const) {
@@ -134,7 +129,6 @@ describe('the consent matrix against public lessons, the export and my_learning'
     const blocked = await saved(t, record(ann.key, [own, unconsented]))
     await approve(t, blocked.record_id)
   })
-  after(() => t.close())
 
   test('before any approval: no public lesson; the export follows research consent alone', async () => {
     await expectState('before approval')

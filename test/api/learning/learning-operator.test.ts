@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { call, example, makeFixture, registry } from '../../support/examples.ts'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { post, startServer, useServer } from '../../support/harness.ts'
 import {
   approve,
   consent,
@@ -22,21 +22,15 @@ import { OPERATOR_KEY, op } from '../../support/operator.ts'
 const run = promisify(execFile)
 
 describe('learning: operator review, lessons paging, quarantine, export and terms', () => {
-  let t: TestServer
-  let ann: { id: string; key: string }
-  let bob: { id: string; key: string }
-  /** Bob's contribution, consented by Bob for both purposes. */
+  const { t, ann, bob } = useServer({ participants: { ann: ['Ann', 'model-a'], bob: ['Bob', 'model-b'] } })
   let source: number
+  /** Bob's contribution, consented by Bob for both purposes. */
   before(async () => {
-    t = await startServer()
-    ann = await t.join('Ann', 'model-a')
-    bob = await t.join('Bob', 'model-b')
     source = (await post(t, bob.key)).body.id
     for (const purpose of ['memory', 'research_training'] as const) {
       assert.equal((await consent(t, bob.key, source, purpose, true)).status, 200)
     }
   })
-  after(() => t.close())
 
   test('approve answers 409 for a version it did not review, is idempotent, and reject takes a lesson down', async () => {
     const { record_id } = await saved(t, record(ann.key, [source]))

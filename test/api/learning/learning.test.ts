@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, sharedDatabase, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, sharedDatabase, startServer, useServer } from '../../support/harness.ts'
 import {
   approve,
   consent,
@@ -18,18 +18,12 @@ import { storedState } from '../../support/snapshot.ts'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 describe('learning records: versions, conflicts, idempotency, privacy, withdrawal', () => {
-  let t: TestServer
-  let ann: { id: string; key: string }
-  let bob: { id: string; key: string }
+  const { t, ann, bob } = useServer({ participants: { ann: ['Ann', 'model-a'], bob: ['Bob', 'model-b'] } })
   let source: number
   before(async () => {
-    t = await startServer()
-    ann = await t.join('Ann', 'model-a')
-    bob = await t.join('Bob', 'model-b')
     source = (await post(t, ann.key, { content: 'what Ann tried' })).body.id
     for (const purpose of ['memory', 'research_training'] as const) await consent(t, ann.key, source, purpose, true)
   })
-  after(() => t.close())
 
   const stored = () => storedState(t.server.database.db)
 

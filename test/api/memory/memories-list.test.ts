@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 import { callTool, connectMcp } from '../../support/mcp.ts'
 import { op } from '../../support/operator.ts'
 import { storedState } from '../../support/snapshot.ts'
@@ -10,8 +10,7 @@ type Note = { id: number; memory_id: string; version: number; title: string | nu
 type Page = { notes: Note[]; next_cursor: number; has_more: boolean }
 
 describe('view=memories: the list of shared notes', () => {
-  let t: TestServer
-  let me: { id: string; key: string }
+  const { t, me } = useServer({ participants: { me: ['Noter', 'note-model'] } })
   let source: number
   const save = async (fields: Record<string, unknown>) => {
     const reply = await t.act<{ id: number; memory_id: string; version: number }>('save_shared_memory', {
@@ -29,11 +28,8 @@ describe('view=memories: the list of shared notes', () => {
   }
 
   before(async () => {
-    t = await startServer()
-    me = await t.join('Noter', 'note-model')
     source = (await post(t, me.key)).body.id
   })
-  after(() => t.close())
 
   test('lists each note once, as its current revision, paged with after and next_cursor', async () => {
     const empty = await t.view<Page>('memories')

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, sharedDatabase, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, sharedDatabase, startServer, useServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 
 type Saved = { id: number; memory_id: string; version: number; duplicate: boolean }
@@ -23,17 +23,11 @@ function note(key: string, fields: Record<string, unknown> = {}) {
 }
 
 describe('shared notes', () => {
-  let t: TestServer
-  let ada: { id: string; key: string }
-  let bo: { id: string; key: string }
+  const { t, ada, bo } = useServer({ participants: { ada: ['Ada', 'model-a'], bo: ['Bo', 'model-b'] } })
   let source: number
   before(async () => {
-    t = await startServer()
-    ada = await t.join('Ada', 'model-a')
-    bo = await t.join('Bo', 'model-b')
     source = (await post(t, ada.key)).body.id
   })
-  after(() => t.close())
 
   const save = (fields: Record<string, unknown>) => t.act<Saved & ErrorBody>('save_shared_memory', fields)
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, startServer, useServer } from '../../support/harness.ts'
 import { op, OPERATOR_KEY, postDraft, submit } from '../../support/operator.ts'
 import { type ErrorReply } from '../../support/errors.ts'
 import { call, example, makeFixture, registry, type Fixture } from '../../support/examples.ts'
@@ -14,11 +14,7 @@ interface AuditEntry {
 }
 
 describe('operator actions', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('a participant key used as the operator key answers 403', async () => {
     const me = await t.join()
@@ -185,13 +181,11 @@ describe('operator actions', () => {
 
 describe('operator reads write no audit row (the audit log records changes)', () => {
   const reads = registry.all.filter((e) => e.def.auth === 'operator' && e.def.effect === 'read')
-  let t: TestServer
+  const { t } = useServer()
   let fixture: Fixture
   before(async () => {
-    t = await startServer()
     fixture = await makeFixture(t)
   })
-  after(() => t.close())
 
   test('the registry marks the lists and the export as reads', () => {
     assert.deepEqual(reads.map((e) => e.def.name).sort(), [

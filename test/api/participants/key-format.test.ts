@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { checksumHolds, checksumOf, PARTICIPANT_KEY_PATTERN } from '../../../src/services/key-format.ts'
 import { KEY_FAILURE_LIMIT } from '../../../src/core/key-guard.ts'
 import { codeOf } from '../../support/errors.ts'
-import { freshKey, legacyKey, post, startServer, type TestServer } from '../../support/harness.ts'
+import { freshKey, legacyKey, post, startServer, useServer } from '../../support/harness.ts'
 import { callTool, connectMcp } from '../../support/mcp.ts'
 
 /** The same key with its last checksum digit changed: the shape of a key, a checksum that fails. */
@@ -13,11 +13,7 @@ function mistyped(key: string): string {
 }
 
 describe('keys in the checksummed format (issue 54, part 1)', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('join issues clr_ + 43 base62 + 6 base62 of their CRC32; receipts are clrr_ keys', async () => {
     const me = await t.join()

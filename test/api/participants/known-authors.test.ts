@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { dialect } from '../../support/database.ts'
-import { freshKey, post, startServer, twoInstances, type Reply, type TestServer } from '../../support/harness.ts'
+import {
+  freshKey,
+  post,
+  type Reply,
+  startServer,
+  type TestServer,
+  twoInstances,
+  useServer,
+} from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 import type { ErrorReply } from '../../support/errors.ts'
 
@@ -70,11 +78,7 @@ test('every participant write may be given a remembered author, not only a post'
 })
 
 describe('a post for a remembered author answers as a fresh read would', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('posts after the first are served from memory on PostgreSQL, and the activity they move stays exact', async () => {
     const me = await t.join()

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type RawBuilder } from 'kysely'
-import { after, before, describe, test } from 'node:test'
-import { freshKey, post, startServer, type TestServer } from '../../support/harness.ts'
+import { describe, test } from 'node:test'
+import { freshKey, post, startServer, type TestServer, useServer } from '../../support/harness.ts'
 import { dialect } from '../../support/database.ts'
 import { type ErrorReply } from '../../support/errors.ts'
 
 describe('participants', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   test('join returns a public id, a private key once, and a note; names and models are trimmed', async () => {
     const reply = await t.act<{ id: string; key: string; note: string }>('join', { name: '  Ada  ', model: ' m-1 ' })

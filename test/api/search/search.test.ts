@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 import { eraseName, op } from '../../support/operator.ts'
 import { storedState } from '../../support/snapshot.ts'
 
@@ -31,11 +31,9 @@ const textOf = (hit: Hit) => hit.snippet.map((s) => s.text).join('')
 const matchedWords = (hit: Hit) => hit.snippet.filter((s) => s.match).flatMap((s) => s.text.toLowerCase().split(/\s+/))
 
 describe('full-text search', () => {
-  let t: TestServer
-  let ada: { id: string; key: string }
-  let ben: { id: string; key: string }
-  const ids: Record<string, number> = {}
+  const { t, ada, ben } = useServer({ participants: { ada: ['Ada', 'model-a'], ben: ['Ben', 'model-b'] } })
   let memoryId = ''
+  const ids: Record<string, number> = {}
 
   const find = (params: Record<string, string | number>) => {
     const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
@@ -60,9 +58,6 @@ describe('full-text search', () => {
   }
 
   before(async () => {
-    t = await startServer()
-    ada = await t.join('Ada', 'model-a')
-    ben = await t.join('Ben', 'model-b')
     await say(ada, 'phrase', 'An open question about rivers and how they carve valleys.')
     await say(ben, 'words', 'A question that stays open: why do rivers meander?', { room: 'commons', kind: 'question' })
     await say(ada, 'prefix', 'Meandering riverbanks hold many stories.', { room: 'wonder' })
@@ -83,7 +78,6 @@ describe('full-text search', () => {
     })
     ids.feedback = given.body.id
   })
-  after(() => t.close())
 
   test('an exact phrase match ranks first, and every hit marks its matching words', async () => {
     const reply = await find({ q: 'open question' })

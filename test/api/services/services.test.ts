@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http'
-import { sharedDatabase, startServer, type TestServer } from '../../support/harness.ts'
+import { sharedDatabase, startServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 import { storedState } from '../../support/snapshot.ts'
 import {
@@ -13,8 +13,8 @@ import {
   signIn,
   startWalletFakes,
   walletConfig,
-  type WalletFakes,
 } from '../../support/wallet.ts'
+import { useWalletServer } from '../../support/servers.ts'
 import { codeOf } from '../../support/errors.ts'
 
 interface Order {
@@ -32,16 +32,7 @@ interface Commerce {
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
 
 describe('paid services over x402', () => {
-  let t: TestServer
-  let fakes: WalletFakes
-  before(async () => {
-    fakes = await startWalletFakes()
-    t = await startServer({ config: walletConfig(fakes) })
-  })
-  after(async () => {
-    await t.close()
-    await fakes.close()
-  })
+  const { t, fakes } = useWalletServer()
 
   const ordersOf = async (session: string) =>
     (await services<Commerce>(t, 'my_commerce', { session_token: session })).body.orders

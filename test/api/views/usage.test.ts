@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, startServer, useServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 import { rebuildUsage } from '../../../src/store/usage/rebuild.ts'
 import { rollupUsage } from '../../../src/store/usage/write.ts'
@@ -44,10 +44,9 @@ const REVIEW_KEY = 'review-secret-for-tests-0123456789'
  * Bo (provenance hosted) replies once, visits once, appreciates once and leaves feedback.
  */
 describe('view=usage against a scripted history', () => {
-  let t: TestServer
+  const { t } = useServer({ config: { reviewKey: REVIEW_KEY } })
   let usage: Usage
   before(async () => {
-    t = await startServer({ config: { reviewKey: REVIEW_KEY } })
     t.clock.set('2025-12-20T10:00:00Z')
     const cy = await t.join('Cy', 'model-two')
     await post(t, cy.key, { room: 'wonder' })
@@ -107,7 +106,6 @@ describe('view=usage against a scripted history', () => {
     assert.equal(reply.status, 200)
     usage = reply.body
   })
-  after(() => t.close())
 
   test('participation categories with returning contributors (posts on two UTC dates)', () => {
     const byCategory = Object.fromEntries(usage.participation.categories.map((c) => [c.category, c]))

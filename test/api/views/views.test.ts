@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { post, startServer, type TestServer } from '../../support/harness.ts'
+import { before, describe, test } from 'node:test'
+import { post, useServer } from '../../support/harness.ts'
 import { type ErrorReply } from '../../support/errors.ts'
 
 type Item = {
@@ -22,22 +22,16 @@ type TimelineReply = {
 }
 
 describe('clearing views', () => {
-  let t: TestServer
+  const { t, alice, bob } = useServer({ participants: { alice: ['Alice', 'a'], bob: ['Bob', 'b'] } })
   const ids: number[] = []
-  let alice: { id: string; key: string }
-  let bob: { id: string; key: string }
 
   before(async () => {
-    t = await startServer()
-    alice = await t.join('Alice', 'a')
-    bob = await t.join('Bob', 'b')
     for (let i = 0; i < 23; i++) {
       const author = i % 2 === 0 ? alice : bob
       const reply = await post(t, author.key, { room: i % 3 === 0 ? 'wonder' : 'connection', content: `post ${i}` })
       ids.push(reply.body.id)
     }
   })
-  after(() => t.close())
 
   test('history pages visit every contribution exactly once, in ascending order', async () => {
     const seen: number[] = []

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { call, example, makeFixture, registry, type Fixture } from '../../support/examples.ts'
-import { startServer, type TestServer } from '../../support/harness.ts'
+import { describe, test } from 'node:test'
+import { call, example, registry } from '../../support/examples.ts'
+import { useFixture } from '../../support/servers.ts'
 
 /** The wallet and services actions, with the status their registry example answers with. */
 const ACTIONS: Array<[string, number]> = [
@@ -28,13 +28,7 @@ const ACTIONS: Array<[string, number]> = [
 ]
 
 describe('the registry examples of the wallet and services actions succeed', () => {
-  let t: TestServer
-  let f: Fixture
-  before(async () => {
-    t = await startServer()
-    f = await makeFixture(t)
-  })
-  after(() => t.close())
+  const { t, f } = useFixture()
 
   test('every action is listed here', () => {
     const mine = registry.all

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { runInNewContext } from 'node:vm'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { WALLET_PAGE_CSP } from '../../../src/web/wallet/page.ts'
-import { startServer, type TestServer } from '../../support/harness.ts'
+import { startServer, type TestServer, useServer } from '../../support/harness.ts'
 import { newAccount, sharedWalletFakes, TIP_ADDRESS } from '../../support/wallet.ts'
 
 const text = async (t: TestServer, path: string) => {
@@ -12,11 +12,7 @@ const text = async (t: TestServer, path: string) => {
 }
 
 describe('the /wallet page', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer({ config: { walletDomain: 'wallet.example.org' } })
-  })
-  after(() => t.close())
+  const { t } = useServer({ config: { walletDomain: 'wallet.example.org' } })
 
   test('is server-rendered under a strict policy: one same-origin script, no inline code', async () => {
     const page = await text(t, '/wallet')

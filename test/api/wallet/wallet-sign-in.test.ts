@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
-import { startServer, type TestServer } from '../../support/harness.ts'
+import { useServer } from '../../support/harness.ts'
 import { storedState } from '../../support/snapshot.ts'
 import { newAccount, signedChallenge, signIn, wallet } from '../../support/wallet.ts'
 import { codeOf } from '../../support/errors.ts'
@@ -18,11 +18,7 @@ interface MyWallet {
 }
 
 describe('wallet sign-in (EIP-4361)', () => {
-  let t: TestServer
-  before(async () => {
-    t = await startServer()
-  })
-  after(() => t.close())
+  const { t } = useServer()
 
   /** A refused sign-in answers with the code and leaves everything stored as it was. */
   async function refused(fields: Record<string, unknown>, status: number, code: string) {

@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict'
 import { createServer, type AddressInfo } from 'node:net'
-import { after, before, describe, test } from 'node:test'
-import { startServer, type TestServer } from '../../support/harness.ts'
+import { describe, test } from 'node:test'
+import { startServer } from '../../support/harness.ts'
 import { storedState } from '../../support/snapshot.ts'
-import {
-  newAccount,
-  signIn,
-  startWalletFakes,
-  TIP_ADDRESS,
-  wallet,
-  walletConfig,
-  type WalletFakes,
-} from '../../support/wallet.ts'
+import { newAccount, signIn, TIP_ADDRESS, wallet } from '../../support/wallet.ts'
+import { useWalletServer } from '../../support/servers.ts'
 import { codeOf, type ErrorReply } from '../../support/errors.ts'
 
 interface Tip {
@@ -21,16 +14,7 @@ interface Tip {
 }
 
 describe('tip receipts (native-token transfers on Base over JSON-RPC)', () => {
-  let t: TestServer
-  let fakes: WalletFakes
-  before(async () => {
-    fakes = await startWalletFakes()
-    t = await startServer({ config: walletConfig(fakes) })
-  })
-  after(async () => {
-    await t.close()
-    await fakes.close()
-  })
+  const { t, fakes } = useWalletServer()
 
   async function refused(hash: string, status: number, code: string): Promise<ErrorReply> {
     const before = await storedState(t.server.database.db)

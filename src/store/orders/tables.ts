@@ -1,42 +1,4 @@
-/**
- * Tables of the wallet side (migration 009): sign-in nonces and sessions, participant links, tip
- * receipts, service agreements and orders. Secrets (nonces, session tokens) are stored as peppered
- * digests only. Wallet addresses are kept checksummed and are never part of a public read.
- */
-
-export interface WalletNonceTable {
-  nonce_digest: string
-  address: string
-  issued_at: string
-  expires_at: string
-  used_at: string | null
-}
-
-export interface WalletSessionTable {
-  token_digest: string
-  address: string
-  created_at: string
-  expires_at: string
-  revoked_at: string | null
-}
-
-export interface WalletLinkTable {
-  participant_id: string
-  address: string
-  linked_at: string
-}
-
-export interface TipReceiptTable {
-  id: string
-  seq: number
-  tx_hash: string
-  value_wei: string
-  confirmations: number
-  /** The signed-in wallet that sent the tip, when a session was given and it is the sender. */
-  address: string | null
-  verified_at: string
-}
-
+/** Paid services (migration 009): accepted terms and orders (store/orders). */
 export interface ServiceAgreementTable {
   address: string
   terms_version: string
@@ -77,11 +39,9 @@ export interface ServiceOrderTable {
   refunded_at: string | null
 }
 
-export interface WalletTables {
-  wallet_nonces: WalletNonceTable
-  wallet_sessions: WalletSessionTable
-  wallet_links: WalletLinkTable
-  tip_receipts: TipReceiptTable
-  service_agreements: ServiceAgreementTable
-  service_orders: ServiceOrderTable
+declare module '../../db/schema.ts' {
+  interface Schema {
+    service_agreements: ServiceAgreementTable
+    service_orders: ServiceOrderTable
+  }
 }
