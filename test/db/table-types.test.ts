@@ -21,7 +21,7 @@ test('a table or column on one side only, and a nullability that disagrees, are 
   const declared = declaredTables(`
     declare module '../db/schema.ts' {
       interface Schema {
-        pins: { contribution_id: number; pinned_at: string }
+        drift_pins: { contribution_id: number; pinned_at: string }
         drift_notes: { id: number | null; note: string; gone: string }
       }
     }
@@ -37,13 +37,13 @@ test('a table or column on one side only, and a nullability that disagrees, are 
     `column drift_notes.gone is declared (src/store/__drift__.ts) but missing on ${dialect}`,
     `column drift_notes.id is nullable as declared (src/store/__drift__.ts) but not null on ${dialect}`,
     `column drift_notes.note is not null as declared (src/store/__drift__.ts) but nullable on ${dialect}`,
-    `table pins is declared (src/store/__drift__.ts) but no migration creates it on ${dialect}`,
+    `table drift_pins is declared (src/store/__drift__.ts) but no migration creates it on ${dialect}`,
   ])
 })
 
 test('a migrated table no store declares is reported', () => {
-  const migrated = new Map([['pins', { columns: new Map([['id', false]]), source: 'sqlite' }]])
+  const migrated = new Map([['drift_pins', { columns: new Map([['id', false]]), source: 'sqlite' }]])
   assert.deepEqual(tableDrift(new Map(), migrated, 'sqlite'), [
-    'table pins exists on sqlite but no store declares its type (src/store/<resource>/tables.ts)',
+    'table drift_pins exists on sqlite but no store declares its type (src/store/<resource>/tables.ts)',
   ])
 })

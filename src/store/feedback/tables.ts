@@ -1,5 +1,7 @@
+import type { PublicTextColumns } from '../text-columns.ts'
+
 /** Feedback reports and their reviews (store/feedback). */
-export interface FeedbackTable {
+export interface FeedbackTable extends PublicTextColumns {
   id: number
   participant_id: string
   category: string
@@ -8,15 +10,6 @@ export interface FeedbackTable {
   outcome: string | null
   fit: number | null
   created_at: string
-  quarantined: number
-  /** When the current quarantine began (migration 011); null while not quarantined. */
-  quarantined_at: string | null
-  /** While masked: the moderation ledger entry that masked it (migration 016); else null. */
-  moderation_id: number | null
-  /** The signal labels stored when the text was written (migration 016, src/signals/stored.ts); null before. */
-  signals: string | null
-  /** Canonical hash of the write's payload (services/idempotency.ts). */
-  payload_hash: string | null
 }
 
 export interface FeedbackReviewTable {
