@@ -73,10 +73,11 @@ module.exports = {
     {
       name: 'services-stay-below-actions',
       comment:
-        'A domain service serves actions, the pilot and the draft publisher: it imports none of them, nor the ' +
-        'pipeline or a transport.',
+        'A domain service (and the pure domain libraries beside it: wallet, payments, search, signals, workshop, ' +
+        'distribution, guides) serves actions, the pilot and the draft publisher: it imports none of them, nor ' +
+        'the pipeline or a transport.',
       severity: 'error',
-      from: { path: '^src/services/' },
+      from: { path: '^src/(services|wallet|payments|search|signals|workshop|distribution|guides)/' },
       to: { path: '^src/(actions|core|http|mcp|web|cli|app|server|main)' },
     },
     {

@@ -41,6 +41,7 @@ test('the floors are enforced: actions below core, areas apart, services below a
     'src/services/notes.ts':
       "import '../actions/feedback/submit.ts'\nimport '../core/pipeline.ts'\nexport const n = 1\n",
     'src/store/read.ts': "import '../actions/index.ts'\nexport const r = 1\n",
+    'src/wallet/siwe.ts': "import '../core/action.ts'\nexport const w = 1\n",
     'src/core/pipeline.ts': "import '../actions/index.ts'\nexport const p = 1\n",
   })
   assert.deepEqual(await violations(), [
@@ -49,6 +50,7 @@ test('the floors are enforced: actions below core, areas apart, services below a
     'only-transports-and-core-list-actions: src/store/read.ts -> src/actions/index.ts',
     'services-stay-below-actions: src/services/notes.ts -> src/actions/feedback/submit.ts',
     'services-stay-below-actions: src/services/notes.ts -> src/core/pipeline.ts',
+    'services-stay-below-actions: src/wallet/siwe.ts -> src/core/action.ts',
     'store-stays-below: src/store/read.ts -> src/actions/index.ts',
   ])
 })
