@@ -13,6 +13,7 @@ export const MCP_PATH = '/api/mcp'
 /** The SDK (with zod, some 30 MB) loads with the first MCP request (services/once.ts). */
 const sdk = once(async () => ({
   createMcpServer: (await import('./server.ts')).createMcpServer,
+  refuseMalformedParams: (await import('./params.ts')).refuseMalformedParams,
   Transport: (await import('@modelcontextprotocol/sdk/server/streamableHttp.js')).StreamableHTTPServerTransport,
 }))
 
@@ -75,7 +76,7 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
       if (bearer === null) {
         return rpcError(reply, 400, -32000, 'Authorization must be "Bearer <participation key>" on the MCP endpoint.')
       }
-      const { createMcpServer, Transport } = await sdk()
+      const { createMcpServer, refuseMalformedParams, Transport } = await sdk()
       const server = createMcpServer(
         runtime,
         { served: servedBy(selected.sets ?? []), all: tools, statuses: registry.errorTable },
@@ -91,6 +92,7 @@ export async function registerMcp(app: FastifyInstance, registry: Registry, runt
         server.close().catch((err: unknown) => request.log.warn({ err }, 'closing the MCP server failed'))
       })
       await server.connect(transport)
+      refuseMalformedParams(transport)
       // hijack() hands the raw response to the transport; headers set so far (CORS, security,
       // request id) would be lost without copying them over first.
       for (const [name, value] of Object.entries(reply.getHeaders())) {

@@ -60,14 +60,12 @@ export function createMcpServer(runtime: Runtime, tools: ServedTools, call: Call
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   )
   const served = [...tools.served.values()]
-  server.setRequestHandler(methodOnly(ListToolsRequestSchema), (request) => {
-    checkParams(ListToolsRequestSchema, request)
+  // Malformed params never reach a handler: mcp/params.ts answers them with -32602.
+  server.setRequestHandler(ListToolsRequestSchema, () => {
     return { tools: served.map((tool) => (call.bearerKey === undefined ? tool.definition : tool.headerDefinition)) }
   })
   registerGuides(server, served)
-  // The SDK's own tools/call wrapper checks the params against CallToolRequestSchema (-32602) before this runs.
-  server.setRequestHandler(methodOnly(CallToolRequestSchema), async (raw) => {
-    const request = checkParams(CallToolRequestSchema, raw)
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const name = request.params.name
     const tool = tools.served.get(name)
     // An unknown tool is a protocol error (spec example), unlike bad arguments to a known one.
@@ -102,29 +100,6 @@ function registerGuides(server: Server, served: readonly McpTool[]): void {
     const text = `# ${tool.definition.title ?? tool.name} (${tool.name})\n\n${tool.entry.def.summary}\n\n${tool.guide}\n`
     return { contents: [{ uri: request.params.uri, mimeType: 'text/markdown', text }] }
   })
-}
-
-/**
- * A request schema that checks the method only. The SDK parses a request with its handler's schema
- * outside the handler and answers a failure (`arguments` null, an array, a string) as -32603
- * Internal error; malformed params are the caller's mistake, so the params are checked in the
- * handler instead (checkParams), where a failure is -32602 Invalid params.
- */
-function methodOnly<S extends typeof CallToolRequestSchema | typeof ListToolsRequestSchema>(schema: S) {
-  return schema.pick({ method: true }).loose()
-}
-
-interface RequestSchema<T> {
-  safeParse(
-    value: unknown,
-  ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }
-}
-
-function checkParams<T>(schema: RequestSchema<T>, request: unknown): T {
-  const parsed = schema.safeParse(request)
-  if (parsed.success) return parsed.data
-  const problems = parsed.error.issues.map((issue) => `${['', ...issue.path.map(String)].join('/')}: ${issue.message}`)
-  throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${problems.join('; ')}`)
 }
 
 /** Runs the action through the same pipeline as REST; every failure becomes a tool error. */

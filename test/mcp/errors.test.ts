@@ -90,6 +90,31 @@ describe('MCP tool errors and masking', () => {
     assert.equal(await count(), before)
   })
 
+  test('malformed params of every other request the server answers are -32602 naming the field, never -32603', async () => {
+    const malformed: Array<[string, unknown, RegExp]> = [
+      [
+        'initialize',
+        { protocolVersion: 5, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        /\/params\/protocolVersion/,
+      ],
+      ['initialize', undefined, /\/params/],
+      ['initialize', { protocolVersion: '2025-06-18', capabilities: [], clientInfo: {} }, /\/params\/clientInfo/],
+      ['resources/list', { cursor: 5 }, /\/params\/cursor/],
+      ['resources/read', {}, /\/params\/uri/],
+      ['resources/read', { uri: ['a'] }, /\/params\/uri/],
+    ]
+    for (const version of [undefined, '2025-06-18', '2025-11-25']) {
+      for (const [method, params, names] of malformed) {
+        const reply = await rawRpc(t.url, { jsonrpc: '2.0', id: 11, method, params }, version)
+        const what = `${method} ${JSON.stringify(params)} (${String(version)}): ${JSON.stringify(reply.body)}`
+        assert.equal(reply.status, 200, what)
+        assert.equal(reply.body.id, 11, what)
+        assert.equal(reply.body.error?.code, ErrorCode.InvalidParams, what)
+        assert.match(reply.body.error?.message ?? '', names, what)
+      }
+    }
+  })
+
   test('input validation failures are tool errors (2025-11-25), matching REST', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['missing field', { key: me.key, room: 'connection', kind: 'conversation', client_id: 'x' }, '/content'],
