@@ -23,6 +23,20 @@ export type CheckResult = { ok: true; summary: string } | { ok: false; problem: 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
 /**
+ * The keys that may have signed a record made at `at`: the current one, and each retired one whose
+ * validity holds that time. A retired key that leaked after its rotation cannot date a receipt later.
+ * Heads carry no time (they are signed afresh when read), so any listed key may have signed one.
+ */
+function keysAt(document: SigningKeyDocument, at: string): Array<{ kid: string; x: string }> {
+  const time = Date.parse(at)
+  const valid = document.previous.filter(
+    (key) =>
+      time <= Date.parse(key.valid_until) && (key.valid_from === undefined || Date.parse(key.valid_from) <= time),
+  )
+  return [document, ...valid]
+}
+
+/**
  * Checks an export as anyone holding only the public key would (docs/verification.md): each head's
  * signature, each record's text against its digest (unless masked), the chain from genesis to the
  * signed head, and each receipt's signature and its match with the history. Stops at the first
@@ -65,8 +79,11 @@ export function checkHistory(history: HistoryExport, receipts = history.receipts
   }
   for (const receipt of receipts) {
     const name = `${receipt.record.type} ${receipt.record.id}`
-    if (!verifyDetached(receipt.signature, receipt.record, keys)) {
-      return { ok: false, problem: `receipt for ${name}: the signature does not verify` }
+    if (!verifyDetached(receipt.signature, receipt.record, keysAt(history.signing_key, receipt.record.created_at))) {
+      const problem = verifyDetached(receipt.signature, receipt.record, keys)
+        ? `the key that signed it was retired before the record's created_at (${receipt.record.created_at})`
+        : 'the signature does not verify'
+      return { ok: false, problem: `receipt for ${name}: ${problem}` }
     }
     const stored = byId.get(`${receipt.record.type}:${receipt.record.id}`)
     if (stored && canonicalJson(stored) !== canonicalJson(receipt.record)) {
