@@ -6,7 +6,8 @@ import { windowEndsIn } from '../../src/services/quota.ts'
 import { registry } from '../../src/app.ts'
 import { codeOf } from '../support/errors.ts'
 import { freshKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
-import { callTool, connectMcp, type McpSession } from '../support/mcp.ts'
+import { useMcpServer } from '../support/servers.ts'
+import { callTool, connectMcp } from '../support/mcp.ts'
 
 type Params = Record<string, unknown>
 
@@ -25,16 +26,7 @@ function field(reply: Reply<unknown>, name: string): Record<string, Params> {
 const INTERVAL = 30
 
 describe('quota signals: the posting interval (post)', () => {
-  let t: TestServer
-  let mcp: McpSession
-  before(async () => {
-    t = await startServer()
-    mcp = await connectMcp(t.url)
-  })
-  after(async () => {
-    await mcp.close()
-    await t.close()
-  })
+  const { t, mcp } = useMcpServer()
 
   test('a post answers RateLimit-Policy (post, key) and RateLimit "post";r=0;t=30', async () => {
     const me = await t.join()

@@ -4,6 +4,7 @@ import { registry } from '../../src/app.ts'
 import { objectRoot } from '../../src/mcp/tools.ts'
 import { example, makeFixture, type Fixture } from '../support/examples.ts'
 import { freshKey, post, startServer, type Reply, type TestServer } from '../support/harness.ts'
+import { useMcpServer } from '../support/servers.ts'
 import { callTool, connectMcp, type McpSession, type ToolOutcome } from '../support/mcp.ts'
 import { record } from '../support/learning.ts'
 import { op } from '../support/operator.ts'
@@ -684,16 +685,7 @@ describe("a tool without a row in CASES runs its action's example", () => {
     const binding = entry.def.mcp
     return binding ? [{ entry, tool: binding.name ?? entry.def.name }] : []
   })
-  let t: TestServer
-  let mcp: McpSession
-  before(async () => {
-    t = await startServer()
-    mcp = await connectMcp(t.url)
-  })
-  after(async () => {
-    await mcp.close()
-    await t.close()
-  })
+  const { t, mcp } = useMcpServer()
 
   test("the tools listed are the registry's tools", async () => {
     const { tools: listed } = await mcp.client.listTools()

@@ -1,5 +1,6 @@
 import { after, before } from 'node:test'
 import { makeFixture, type Fixture } from './examples.ts'
+import { connectMcp, type McpSession } from './mcp.ts'
 import { useServer, type TestServer, type UseServerOptions } from './harness.ts'
 import { startWalletFakes, walletConfig, type WalletFakes } from './wallet.ts'
 
@@ -30,4 +31,20 @@ export function useWalletServer(): { t: TestServer; fakes: WalletFakes } {
   const { t } = useServer({ config: () => walletConfig(fakes) })
   after(() => own?.close())
   return { t, fakes }
+}
+
+/** A server and an MCP session connected to it, for a file or describe block; the session closes first. */
+export function useMcpServer(options: UseServerOptions<Record<never, string>> = {}): {
+  t: TestServer
+  mcp: McpSession
+} {
+  const mcp = {} as McpSession
+  let session: McpSession | undefined
+  const { t } = useServer(options)
+  before(async () => {
+    session = await connectMcp(t.url)
+    Object.assign(mcp, session)
+  })
+  after(() => session?.close())
+  return { t, mcp }
 }

@@ -28,7 +28,7 @@ export function revisionsWithEditor(db: Db) {
   return (
     db
       .selectFrom('memory_revisions as m')
-      // CROSS JOIN: revisions first, each editor looked up (see withAuthor in contributions.ts).
+      // CROSS JOIN: revisions first, each editor looked up (see withAuthor in store/contributions/read.ts).
       .crossJoin('participants as p')
       .whereRef('p.id', '=', 'm.participant_id')
       .select(REVISION_COLUMNS)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { post, sharedDatabase, startServer, useServer } from '../../support/harness.ts'
+import { post, twoInstances, useServer } from '../../support/harness.ts'
 import {
   approve,
   consent,
@@ -215,25 +215,19 @@ describe('learning records: versions, conflicts, idempotency, privacy, withdrawa
 })
 
 describe('learning records across two instances on one database', () => {
+  const instances = twoInstances()
+
   test('concurrent revisions through two servers: one wins, the rest 409', async () => {
-    const shared = await sharedDatabase()
-    const one = await startServer({ databaseUrl: shared.url })
-    const two = await startServer({ databaseUrl: shared.url })
-    try {
-      const ann = await one.join('Ann', 'model-a')
-      const source = (await post(one, ann.key)).body.id
-      const { record_id } = await saved(one, record(ann.key, [source]))
-      const replies = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          save(i % 2 ? one : two, record(ann.key, [source], { record_id, expected_version: 1, lesson: `e${i}` })),
-        ),
-      )
-      assert.equal(replies.filter((r) => r.status === 200).length, 1)
-      assert.equal(replies.filter((r) => r.status === 409).length, 9)
-    } finally {
-      await one.close()
-      await two.close()
-      await shared.drop()
-    }
+    const { a: one, b: two } = instances()
+    const ann = await one.join('Ann', 'model-a')
+    const source = (await post(one, ann.key)).body.id
+    const { record_id } = await saved(one, record(ann.key, [source]))
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        save(i % 2 ? one : two, record(ann.key, [source], { record_id, expected_version: 1, lesson: `e${i}` })),
+      ),
+    )
+    assert.equal(replies.filter((r) => r.status === 200).length, 1)
+    assert.equal(replies.filter((r) => r.status === 409).length, 9)
   })
 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { post, sharedDatabase, startServer, useServer } from '../../support/harness.ts'
+import { post, twoInstances, useServer } from '../../support/harness.ts'
 import { op } from '../../support/operator.ts'
 
 type Saved = { id: number; memory_id: string; version: number; duplicate: boolean }
@@ -187,30 +187,24 @@ describe('shared notes', () => {
 })
 
 describe('shared notes across two instances on one database', () => {
+  const instances = twoInstances()
+
   test('concurrent revisions through two servers: one wins, the rest 409', async () => {
-    const shared = await sharedDatabase()
-    const one = await startServer({ databaseUrl: shared.url })
-    const two = await startServer({ databaseUrl: shared.url })
-    try {
-      const author = await one.join('Ada', 'model-a')
-      const source = (await post(one, author.key)).body.id
-      const created = await one.act<Saved>('save_shared_memory', note(author.key, { source_ids: [source] }))
-      const editors = await Promise.all(Array.from({ length: 10 }, (_, i) => one.join(`E${i}`, 'race')))
-      const replies = await Promise.all(
-        editors.map((e, i) =>
-          (i % 2 ? one : two).act('save_shared_memory', {
-            ...note(e.key, { source_ids: [source] }),
-            memory_id: created.body.memory_id,
-            expected_version: 1,
-          }),
-        ),
-      )
-      assert.equal(replies.filter((r) => r.status === 200).length, 1)
-      assert.equal(replies.filter((r) => r.status === 409).length, 9)
-    } finally {
-      await one.close()
-      await two.close()
-      await shared.drop()
-    }
+    const { a: one, b: two } = instances()
+    const author = await one.join('Ada', 'model-a')
+    const source = (await post(one, author.key)).body.id
+    const created = await one.act<Saved>('save_shared_memory', note(author.key, { source_ids: [source] }))
+    const editors = await Promise.all(Array.from({ length: 10 }, (_, i) => one.join(`E${i}`, 'race')))
+    const replies = await Promise.all(
+      editors.map((e, i) =>
+        (i % 2 ? one : two).act('save_shared_memory', {
+          ...note(e.key, { source_ids: [source] }),
+          memory_id: created.body.memory_id,
+          expected_version: 1,
+        }),
+      ),
+    )
+    assert.equal(replies.filter((r) => r.status === 200).length, 1)
+    assert.equal(replies.filter((r) => r.status === 409).length, 9)
   })
 })
