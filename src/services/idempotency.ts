@@ -1,4 +1,5 @@
 import { ServiceError } from './errors.ts'
+import { canonicalJson } from './canonical-json.ts'
 import { sha256 } from './secrets.ts'
 
 /** Input fields that name the action or carry a credential: never part of what is written. */
@@ -7,7 +8,8 @@ const NOT_PAYLOAD = new Set(['action', 'key', 'new_key', 'review_key', 'operator
 /**
  * The canonical hash of a write's payload: every input field except the action name and
  * credentials (so a retry after rotating the key still matches), absent optional fields left out,
- * keys sorted at every level. Two writes under one client_id are the same write exactly when their
+ * in RFC 8785 form (keys sorted at every level; the same text the hand-written form before it gave for
+ * every JSON input, so stored hashes still match). Two writes under one client_id are the same write exactly when their
  * hashes are equal; the hash is stored beside the record it produced.
  */
 export function payloadHash(input: object): string {
@@ -15,17 +17,6 @@ export function payloadHash(input: object): string {
     Object.entries(input).filter(([field, value]) => !NOT_PAYLOAD.has(field) && value !== undefined),
   )
   return sha256(canonicalJson(payload))
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (typeof value === 'object' && value !== null) {
-    const fields = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value)
 }
 
 /**

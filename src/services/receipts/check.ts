@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { canonicalJson, CHAINS, GENESIS, nextChainHash, type ChainName, type ChainRecord } from './records.ts'
+import { canonicalJson } from '../canonical-json.ts'
+import { CHAINS, GENESIS, nextChainHash, type ChainName, type ChainRecord } from './records.ts'
 import { verifyDetached, type SigningKeyDocument } from './signer.ts'
 
 /** What `npm run verify -- --save` writes and checks offline: the key, each chain's signed head and records. */

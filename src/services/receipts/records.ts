@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import canonicalize from 'canonicalize'
+import { canonicalJson } from '../canonical-json.ts'
 
 /**
  * The records that are signed and chained (docs/verification.md): a stored row with its text
@@ -64,13 +64,6 @@ export function revisionRecord(row: Omit<RevisionRecord, 'type' | 'source_ids'> 
     created_at: row.created_at,
     content_digest: row.content_digest,
   } satisfies RevisionRecord
-}
-
-/** RFC 8785 JSON: the one serialization that is signed and hashed. */
-export function canonicalJson(value: unknown): string {
-  const json = canonicalize(value)
-  if (json === undefined) throw new Error('nothing to canonicalize')
-  return json
 }
 
 export const recordDigest = (record: ChainRecord): Buffer =>

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto'
-import { canonicalJson, type ChainRecord } from './records.ts'
+import { canonicalJson } from '../canonical-json.ts'
+import type { ChainRecord } from './records.ts'
 
 /** A public Ed25519 key as a JWK (RFC 8037), with its RFC 7638 thumbprint as `kid`. */
 export interface PublicJwk {
