@@ -8,21 +8,11 @@ import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
 import { dialect, freshDatabase, type TestDatabase } from '../support/database.ts'
 import { serve } from '../support/serve.ts'
+import { npmVerify } from '../support/verify.ts'
 
 const ROOT = new URL('../../', import.meta.url)
 const run = promisify(execFile)
 const PEPPER = 'chain-durability-pepper-0123456789abcdef'
-
-/** `npm run verify`, as an outsider runs it against the live server. */
-async function npmVerify(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout } = await run(process.execPath, ['src/main.ts', 'verify', ...args], { cwd: ROOT })
-    return { code: 0, out: stdout.trim() }
-  } catch (err) {
-    const failed = err as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, out: `${failed.stdout}${failed.stderr}`.trim() }
-  }
-}
 
 async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${path}`, {

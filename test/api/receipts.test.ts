@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { promisify } from 'node:util'
 import canonicalize from 'canonicalize'
 import { sql } from 'kysely'
 import { eraseName, findDraft, op, postDraft, submit } from '../support/operator.ts'
 import { post, startServer, type TestServer, twoInstances, useServer } from '../support/harness.ts'
-
-const ROOT = new URL('../../', import.meta.url)
-const run = promisify(execFile)
+import { npmVerify } from '../support/verify.ts'
 
 interface Receipt {
   record: Record<string, unknown> & { id: number; content_digest: string }
@@ -39,16 +35,6 @@ function verifies(jws: string, value: unknown, jwk: { x: string }): boolean {
   const payload = Buffer.from(canonicalize(value) ?? '').toString('base64url')
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' })
   return verify(null, Buffer.from(`${header}.${payload}`), key, Buffer.from(signature ?? '', 'base64url'))
-}
-
-async function npmVerify(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout } = await run(process.execPath, ['src/main.ts', 'verify', ...args], { cwd: ROOT })
-    return { code: 0, out: stdout.trim() }
-  } catch (err) {
-    const failed = err as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, out: `${failed.stdout}${failed.stderr}`.trim() }
-  }
 }
 
 async function heads(t: TestServer): Promise<Head[]> {

@@ -7,6 +7,7 @@ import { x402HTTPClient } from '@x402/core/http'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import type { Config } from '../../src/config.ts'
+import type { ExampleWallet } from '../../src/core/examples.ts'
 import type { CatalogEntry } from '../../src/payments/catalog.ts'
 import { FakeChain, startFakeFacilitator, startFakeRpc } from './chain-fakes.ts'
 import type { Reply, TestServer } from './harness.ts'
@@ -140,17 +141,8 @@ export async function paymentHeader(account: PrivateKeyAccount, paymentRequired:
 }
 
 /** Wallet records the registry examples point at (test/support/examples.ts). */
-export interface WalletFixture {
+export interface WalletFixture extends Omit<ExampleWallet, 'tipTx'> {
   chain: FakeChain
-  address: string
-  /** A live session of the fixture's wallet, which has accepted the current terms. */
-  session: string
-  /** A second live session, for sign_out. */
-  spareSession: string
-  /** A signed challenge not yet used. */
-  signed: { message: string; signature: string }
-  termsVersion: string
-  orders: { awaiting: string; paid: string; refundable: string; operatorRefund: string; delivered: string }
 }
 
 async function paidOrder(t: TestServer, account: PrivateKeyAccount, session: string): Promise<string> {
