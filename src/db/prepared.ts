@@ -1,5 +1,5 @@
 import type { CompiledQuery, Compilable } from 'kysely'
-import type { Db, WriteTx } from './database.ts'
+import type { Db } from './database.ts'
 import { isPostgres } from './dialect.ts'
 import { CHECKED_AHEAD, ENDS_TRANSACTION } from './pg-statements.ts'
 
@@ -76,6 +76,3 @@ export interface WriteOrder {
 }
 
 export type Prepared<P, R> = (db: Db, values: P, order?: WriteOrder) => Promise<R[]>
-
-/** A prepared write: the same function, taking only a transaction (db/types.ts WriteTx). */
-export type PreparedWrite<P, R> = (tx: WriteTx, values: P, order?: WriteOrder) => Promise<R[]>

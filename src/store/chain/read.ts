@@ -6,8 +6,6 @@ import { envelope } from '../../signals/stored.ts'
  * moves forward, by a conditional update from the head it was computed from: two instances extending
  * at once cannot fork it, the one that loses re-reads and finds the work done.
  */
-export type ChainTable = 'contributions' | 'memory_revisions'
-
 export interface StoredHead {
   last_id: number
   chain_hash: string

@@ -93,11 +93,6 @@ export async function findReplyTarget(db: Db, id: number) {
   return row
 }
 
-export async function findContribution(db: Db, id: number): Promise<Contribution | undefined> {
-  const row = await withAuthor(db).where('c.id', '=', id).executeTakeFirst()
-  return row && toContribution(row)
-}
-
 /** One keyset page of contributions matching the query, through the one masking mapper. */
 function pageOf(query: ReturnType<typeof withAuthor>, request: PageRequest): Promise<Page<Contribution>> {
   return keysetPage(query, 'c.id', request, toContribution, (c) => c.id)

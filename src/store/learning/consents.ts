@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../../db/database.ts'
-import { keysetPage, type Page, type PageRequest } from '../pager.ts'
+import { keysetPage, type PageRequest } from '../pager.ts'
 import type { LearningConsentTable } from './tables.ts'
 
 export type ConsentRow = Selectable<LearningConsentTable>
@@ -45,5 +45,3 @@ export async function consentStates(
   }
   return states
 }
-
-export type ConsentPage = Page<ReturnType<typeof toConsent>>
